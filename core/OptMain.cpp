@@ -1,0 +1,19 @@
+//===- OptMain.cpp - dispatchlab-opt, the pass driver for lit tests -------===//
+//
+// mlir-opt with dispatchlab's dialect and passes registered, so every IR
+// transformation can be tested in isolation.
+//
+//===----------------------------------------------------------------------===//
+
+#include "core/Registration.h"
+
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Tools/mlir-opt/MlirOptMain.h"
+
+int main(int argc, char **argv) {
+  mlir::DialectRegistry registry;
+  dispatchlab::registerDialects(registry);
+  dispatchlab::registerPasses();
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "dispatchlab pass driver\n", registry));
+}

@@ -1,0 +1,54 @@
+//===- UtilCompatDialect.td - IREE's util.func spelling ------*- tablegen -*-===//
+//
+// Just enough of IREE's `util` dialect to read IREE-style inputs verbatim:
+// `util.func` and `util.return`. The model loader rewrites them to `func`.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_UTILCOMPATDIALECT_TD
+#define DISPATCHLAB_CORE_UTILCOMPATDIALECT_TD
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+def Util_Dialect : Dialect {
+  let name = "util";
+  let cppNamespace = "::dispatchlab::util";
+  let summary = "IREE util.func / util.return spellings, read-only";
+}
+
+def Util_FuncOp : Op<Util_Dialect, "func", [
+    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+  let summary = "A function spelled the IREE way";
+  let arguments = (ins SymbolNameAttr:$sym_name,
+                       TypeAttrOf<FunctionType>:$function_type,
+                       OptionalAttr<StrAttr>:$sym_visibility,
+                       OptionalAttr<DictArrayAttr>:$arg_attrs,
+                       OptionalAttr<DictArrayAttr>:$res_attrs);
+  let regions = (region AnyRegion:$body);
+  let hasCustomAssemblyFormat = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Region *getCallableRegion() {
+      return isExternal() ? nullptr : &getBody();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+  }];
+}
+
+def Util_ReturnOp : Op<Util_Dialect, "return", [
+    Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
+  let summary = "Returns from a util.func";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+#endif // DISPATCHLAB_CORE_UTILCOMPATDIALECT_TD

@@ -1,0 +1,75 @@
+//===- CloneProducersIntoDispatchRegions.cpp - clone cheap producers ------===//
+//
+// Mirrors IREE's CloneProducersIntoDispatchRegions (spec section 5): clone
+// fills, empties, small constants, bit-extends and slices into each dispatch
+// that reads them; drop what is left dead; give every linalg.generic still
+// outside a dispatch a dispatch of its own; clone again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "heuristics/DispatchRegionBuilder.h"
+#include "heuristics/Passes.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Iterators.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace dispatchlab {
+#define GEN_PASS_DEF_CLONEPRODUCERSINTODISPATCHREGIONSPASS
+#include "heuristics/Passes.h.inc"
+} // namespace dispatchlab
+
+using namespace mlir;
+using namespace dispatchlab;
+
+namespace {
+struct CloneProducersIntoDispatchRegionsPass
+    : public dispatchlab::impl::CloneProducersIntoDispatchRegionsPassBase<
+          CloneProducersIntoDispatchRegionsPass> {
+  using CloneProducersIntoDispatchRegionsPassBase::
+      CloneProducersIntoDispatchRegionsPassBase;
+
+  void cloneIntoAll(IRRewriter &rewriter, FunctionOpInterface func,
+                    const CloneableOptions &options) {
+    SmallVector<dispatch::RegionOp> regions;
+    func.walk([&](dispatch::RegionOp region) { regions.push_back(region); });
+    for (dispatch::RegionOp region : regions)
+      cloneProducersIntoRegion(rewriter, region, options);
+    // The originals of cloned ops are usually dead now.
+    (void)eraseUnreachableBlocks(rewriter, func->getRegions());
+    bool changed = true;
+    while (changed) {
+      changed = false;
+      func.walk<WalkOrder::PostOrder, mlir::ReverseIterator>([&](Operation *op) {
+        if (op != func.getOperation() && isOpTriviallyDead(op)) {
+          rewriter.eraseOp(op);
+          changed = true;
+        }
+      });
+    }
+  }
+
+  void runOnOperation() override {
+    FunctionOpInterface func = getOperation();
+    if (func.isExternal())
+      return;
+    CloneableOptions options;
+    options.aggressive = aggressiveFusion;
+    options.inlineConstantBytes = inlineConstantBytes;
+    IRRewriter rewriter(func.getContext());
+
+    cloneIntoAll(rewriter, func, options);
+
+    SmallVector<linalg::GenericOp> leftovers;
+    func.walk([&](linalg::GenericOp generic) {
+      if (!generic->getParentOfType<dispatch::RegionOp>())
+        leftovers.push_back(generic);
+    });
+    for (linalg::GenericOp generic : leftovers)
+      if (failed(wrapOpsInDispatchRegion(rewriter, {generic.getOperation()})))
+        return signalPassFailure();
+
+    cloneIntoAll(rewriter, func, options);
+  }
+};
+} // namespace

@@ -1,0 +1,30 @@
+//===- DispatchRegionBuilder.h - materialize dispatch regions --*- C++ -*-===//
+
+#ifndef DISPATCHLAB_HEURISTICS_DISPATCHREGIONBUILDER_H
+#define DISPATCHLAB_HEURISTICS_DISPATCHREGIONBUILDER_H
+
+#include "heuristics/DispatchDialect.h"
+#include "heuristics/OpClassification.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace dispatchlab {
+
+/// Moves `ops` (all in one block) into a new `dispatch.region` placed after
+/// the last of them. Results used outside become region results. Ops between
+/// the group's ops that depend on the group are moved after the region, as
+/// IREE moves external users of fused producers (spec 4.4). Fails, leaving
+/// the IR unchanged, if the group would form a cycle with an outside op.
+mlir::FailureOr<dispatch::RegionOp>
+wrapOpsInDispatchRegion(mlir::RewriterBase &rewriter,
+                        llvm::ArrayRef<mlir::Operation *> ops);
+
+/// Mirrors IREE's cloneProducersToRegion: repeatedly clones cloneable
+/// producers of captured values into `region` until none is left.
+void cloneProducersIntoRegion(mlir::RewriterBase &rewriter,
+                              dispatch::RegionOp region,
+                              const CloneableOptions &options);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_HEURISTICS_DISPATCHREGIONBUILDER_H

@@ -1,0 +1,406 @@
+//===- FusionPlanner.cpp - decide dispatch groups -------------------------===//
+
+#include "heuristics/FusionPlanner.h"
+
+#include "heuristics/DispatchDialect.h"
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Transforms/RegionUtils.h"
+#include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+
+namespace dispatchlab {
+
+namespace {
+/// Planning context shared by the sweeps of one function.
+struct Planner {
+  const FusionKnobs &knobs;
+  FusionTracker &tracker;
+
+  bool isCloneable(Operation *op) const {
+    return isCloneableIntoDispatchOp(op, knobs.cloneable);
+  }
+  bool isFusableWithConsumer(OpOperand &use) const;
+  bool isFusableWithProducer(OpOperand &use, bool fuseWithTruncate) const;
+  bool areAllGroupUsesFusableWithProducer(Operation *producer,
+                                          const FusionGroup &group,
+                                          bool fuseWithTruncate) const;
+  bool hasExternalUserBlockingProducerFusion(Operation *root,
+                                             Operation *producer,
+                                             const FusionGroup &group) const;
+  SmallVector<OpOperand *> getFusableUses(Operation *op) const;
+  void fuseRootWithProducers(Operation *root, FusionGroup &group,
+                             bool fuseWithTruncate);
+  void fuseRootsWithConsumers(ArrayRef<Operation *> roots);
+  void growRoots(ArrayRef<Operation *> roots);
+  void decide(Region &region);
+};
+} // namespace
+
+/// Number of static loop ranges that are not 1 (dynamic counts as non-unit).
+static unsigned getNumNonUnitLoops(Operation *op) {
+  return llvm::count_if(getStaticLoopRanges(op),
+                        [](int64_t size) { return size != 1; });
+}
+
+// Mirrors IREE's buffer-reuse test for conv epilogues: can `operand` (an
+// input) share storage with one of the consumer's inits?
+static bool canReuseInitBuffer(linalg::GenericOp consumer, OpOperand *operand) {
+  if (consumer.getNumLoops() != consumer.getNumParallelLoops() ||
+      consumer.isDpsInit(operand))
+    return false;
+  AffineMap inputMap = consumer.getMatchingIndexingMap(operand);
+  for (OpOperand &init : consumer.getDpsInitsMutable()) {
+    if (consumer.payloadUsesValueFromOperand(&init))
+      continue;
+    if (consumer.getMatchingIndexingMap(&init) == inputMap &&
+        init.get().getType() == operand->get().getType())
+      return true;
+  }
+  return false;
+}
+
+// Mirrors IREE's isFusableWithConsumer (spec 3.1); the first rule that
+// decides wins.
+bool Planner::isFusableWithConsumer(OpOperand &use) const {
+  Operation *producer = use.get().getDefiningOp();
+  Operation *consumer = use.getOwner();
+
+  if (isCloneable(consumer))
+    return false;
+
+  if (auto unpack = dyn_cast<linalg::UnPackOp>(producer)) {
+    auto linalgConsumer = dyn_cast<linalg::LinalgOp>(consumer);
+    if (!linalgConsumer)
+      return false;
+    AffineMap map = linalgConsumer.getMatchingIndexingMap(&use);
+    SmallVector<utils::IteratorType> iterators =
+        linalgConsumer.getIteratorTypesArray();
+    bool reducesPackedDim =
+        llvm::any_of(unpack.getInnerDimsPos(), [&](int64_t pos) {
+          auto dim = dyn_cast<AffineDimExpr>(map.getResult(pos));
+          return dim &&
+                 linalg::isReductionIterator(iterators[dim.getPosition()]);
+        });
+    bool elementwiseOverResult =
+        linalg::isElementwise(linalgConsumer) &&
+        linalgConsumer.getNumLoops() == unpack.getDestType().getRank();
+    return !reducesPackedDim || elementwiseOverResult;
+  }
+
+  if (isPackLikeOp(consumer)) {
+    if (isa<tensor::PadOp>(producer))
+      return true;
+    if (auto linalgProducer = dyn_cast<linalg::LinalgOp>(producer))
+      return linalgProducer
+          .getIndexingMapMatchingResult(cast<OpResult>(use.get()))
+          .isIdentity();
+    return false;
+  }
+
+  if (isa<tensor::PadOp>(consumer))
+    return knobs.fusePadWithProducers && isa<linalg::LinalgOp>(producer);
+
+  if (auto insertSlice = dyn_cast<tensor::InsertSliceOp>(consumer)) {
+    // How a pad rewritten to fill + insert_slice lands in its producer's
+    // dispatch.
+    return insertSlice.getSource() == use.get() && use.get().hasOneUse() &&
+           insertSlice.getDest().getDefiningOp<linalg::FillOp>();
+  }
+
+  if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(producer))
+    return false;
+
+  if (!isFusionOp(producer) || !isFusionOp(consumer))
+    return false;
+
+  // Reductions never join as consumers.
+  if (!isAllParallel(consumer))
+    return false;
+
+  FusionGroup &group = tracker.getFusionGroup(producer);
+  if (!group.isFusable(consumer))
+    return false;
+  if (group.wouldExceedOperandLimit(consumer, knobs.maxOperands))
+    return false;
+
+  // Raw loop-count rule (unit dims included), outside aggressive mode.
+  if (!knobs.aggressiveFusion &&
+      getNumLoops(producer) < getNumLoops(consumer))
+    return false;
+
+  // A consumer may not iterate over more non-unit dims than the root.
+  if (getNumNonUnitLoops(consumer) > getNumNonUnitLoops(group.getRoot()))
+    return false;
+
+  if (knobs.aggressiveFusion)
+    return true;
+
+  // Conv buffer-reuse rule: a named conv's result read as an input must be
+  // able to reuse one of the consumer's init buffers.
+  auto dpsConsumer = dyn_cast<DestinationStyleOpInterface>(consumer);
+  if (!dpsConsumer || !isa<linalg::ConvolutionOpInterface>(producer))
+    return true;
+  auto genericConsumer = dyn_cast<linalg::GenericOp>(consumer);
+  for (OpOperand *input : dpsConsumer.getDpsInputOperands()) {
+    if (input->get().getDefiningOp() != producer)
+      continue;
+    if (!genericConsumer || !canReuseInitBuffer(genericConsumer, input))
+      return false;
+  }
+  return true;
+}
+
+// Mirrors IREE's isFusableWithProducer (spec 3.2).
+bool Planner::isFusableWithProducer(OpOperand &use,
+                                    bool fuseWithTruncate) const {
+  Operation *producer = use.get().getDefiningOp();
+  Operation *consumer = use.getOwner();
+
+  // Truncate ordering: a truncate first gets the chance to join the group
+  // computing its wide input.
+  if (!fuseWithTruncate && isBitTruncateOp(producer))
+    return false;
+
+  if (isa<tensor::PadOp>(consumer))
+    return knobs.fusePadWithProducers && isa<linalg::LinalgOp>(producer);
+
+  if (knobs.fusePadWithConsumers && isa<tensor::PadOp>(producer)) {
+    auto linalgConsumer = dyn_cast<linalg::LinalgOp>(consumer);
+    if (linalgConsumer && linalg::isaConvolutionOpInterface(linalgConsumer))
+      return true;
+  }
+
+  if (auto pack = dyn_cast<linalg::PackOp>(consumer)) {
+    if (isa<tensor::PadOp>(producer))
+      return true;
+    auto linalgProducer = dyn_cast<linalg::LinalgOp>(producer);
+    if (!linalgProducer)
+      return false;
+    if (!pack.getInnerTiles().empty())
+      return false;
+    return linalgProducer
+        .getIndexingMapMatchingResult(cast<OpResult>(use.get()))
+        .isIdentity();
+  }
+
+  if (!isFusionOp(producer) || !isFusionOp(consumer))
+    return false;
+
+  // Outside aggressive mode producers join only through the DPS init.
+  if (!knobs.aggressiveFusion) {
+    auto dpsConsumer = dyn_cast<DestinationStyleOpInterface>(consumer);
+    if (dpsConsumer && !dpsConsumer.isDpsInit(&use))
+      return false;
+  }
+
+  FusionGroup &group = tracker.getFusionGroup(consumer);
+  if (!group.isFusable(producer))
+    return false;
+  return !group.wouldExceedOperandLimit(producer, knobs.maxOperands);
+}
+
+// Mirrors areAllFusionGroupUsesFusableWithProducer: uses outside the group
+// are left to hasExternalUserBlockingProducerFusion.
+bool Planner::areAllGroupUsesFusableWithProducer(Operation *producer,
+                                                 const FusionGroup &group,
+                                                 bool fuseWithTruncate) const {
+  Block *block = producer->getBlock();
+  for (OpOperand &use : producer->getUses()) {
+    Operation *owner = use.getOwner();
+    Operation *ownerInBlock = block->findAncestorOpInBlock(*owner);
+    if (!ownerInBlock || !group.contains(ownerInBlock))
+      continue;
+    if (ownerInBlock != owner || !isFusableWithProducer(use, fuseWithTruncate))
+      return false;
+  }
+  return true;
+}
+
+// Mirrors IREE's hasExternalUserBlockingProducerFusion (spec 2.6). A user of
+// `producer` that sits before the root would be moved after the dispatch; that
+// is impossible if the group depends on it, or if it is a dispatch already.
+bool Planner::hasExternalUserBlockingProducerFusion(
+    Operation *root, Operation *producer, const FusionGroup &group) const {
+  Block *block = root->getBlock();
+  SmallVector<Operation *> earlyUsers;
+  for (Operation *user : producer->getUsers()) {
+    Operation *owner = block->findAncestorOpInBlock(*user);
+    if (!owner || group.contains(owner) || !owner->isBeforeInBlock(root))
+      continue;
+    if (isa<dispatch::RegionOp>(owner))
+      return true;
+    earlyUsers.push_back(owner);
+  }
+  if (earlyUsers.empty())
+    return false;
+
+  // Ops between `producer` and the group that the group depends on.
+  llvm::DenseSet<Operation *> deps;
+  SmallVector<Value> worklist;
+  auto pushUsedValues = [&](Operation *op) {
+    for (Value operand : op->getOperands())
+      worklist.push_back(operand);
+    visitUsedValuesDefinedAbove(op->getRegions(), [&](OpOperand *use) {
+      worklist.push_back(use->get());
+    });
+  };
+  for (Operation *member : group.getFusedOperations())
+    pushUsedValues(member);
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def)
+      continue;
+    Operation *owner = block->findAncestorOpInBlock(*def);
+    if (!owner || owner->isBeforeInBlock(producer) ||
+        !deps.insert(owner).second)
+      continue;
+    pushUsedValues(owner);
+  }
+  return llvm::any_of(earlyUsers,
+                      [&](Operation *user) { return deps.count(user); });
+}
+
+// Mirrors IREE's getFusableUses (spec 2.1).
+SmallVector<OpOperand *> Planner::getFusableUses(Operation *op) const {
+  if (!knobs.aggressiveFusion) {
+    llvm::SetVector<Operation *> consumers;
+    for (Operation *user : op->getUsers())
+      if (!isa<tensor::DimOp>(user))
+        consumers.insert(user);
+    if (consumers.size() != 1)
+      return {};
+  }
+  SmallVector<OpOperand *> uses;
+  for (OpResult result : op->getResults())
+    for (OpOperand &use : result.getUses())
+      if (!isa<tensor::DimOp>(use.getOwner()) &&
+          use.getOwner()->getBlock() == op->getBlock())
+        uses.push_back(&use);
+  llvm::stable_sort(uses, [](OpOperand *a, OpOperand *b) {
+    return a->getOwner() != b->getOwner() &&
+           a->getOwner()->isBeforeInBlock(b->getOwner());
+  });
+  return uses;
+}
+
+// Mirrors IREE's fuseRootsWithProducers (spec 3.3).
+void Planner::fuseRootWithProducers(Operation *root, FusionGroup &group,
+                                    bool fuseWithTruncate) {
+  if (!knobs.dispatchFusion)
+    return;
+  SmallVector<Operation *> worklist = {root};
+  while (!worklist.empty()) {
+    Operation *candidate = worklist.pop_back_val();
+    for (OpOperand &operand : candidate->getOpOperands()) {
+      Operation *producer = operand.get().getDefiningOp();
+      if (!producer || producer->getBlock() != root->getBlock())
+        continue;
+      if (isCloneable(producer) || tracker.isFusedOp(producer))
+        continue;
+      if (!areAllGroupUsesFusableWithProducer(producer, group,
+                                              fuseWithTruncate))
+        continue;
+      // Counts uses, not users: a producer read twice by one op is multi-use.
+      if (!knobs.fuseMultiUseProducers &&
+          llvm::count_if(producer->getUses(), [](OpOperand &use) {
+            return !isa<tensor::DimOp>(use.getOwner());
+          }) != 1)
+        continue;
+      if (hasExternalUserBlockingProducerFusion(root, producer, group))
+        continue;
+      tracker.appendToFusionGroup(producer, group);
+      worklist.push_back(producer);
+    }
+  }
+}
+
+// Mirrors IREE's fuseRootsWithConsumers (spec 3.4).
+void Planner::fuseRootsWithConsumers(ArrayRef<Operation *> roots) {
+  if (!knobs.dispatchFusion)
+    return;
+  for (Operation *root : roots) {
+    FusionGroup &group = tracker.getFusionGroup(root);
+    SmallVector<Operation *> worklist = {root};
+    while (!worklist.empty()) {
+      Operation *current = worklist.pop_back_val();
+      llvm::MapVector<Operation *, SmallVector<OpOperand *>> usesByConsumer;
+      for (OpOperand *use : getFusableUses(current))
+        usesByConsumer[use->getOwner()].push_back(use);
+      for (auto &[consumer, uses] : usesByConsumer) {
+        if (tracker.isFusedOp(consumer))
+          continue;
+        if (group.hasTransitiveDependencyOnFusionGroup(consumer))
+          continue;
+        if (!llvm::all_of(uses, [&](OpOperand *use) {
+              return isFusableWithConsumer(*use);
+            }))
+          continue;
+        tracker.appendToFusionGroup(consumer, group);
+        worklist.push_back(consumer);
+      }
+    }
+  }
+}
+
+// The tail both sweeps share: consumers in program order, then producers
+// again with truncates allowed.
+void Planner::growRoots(ArrayRef<Operation *> reverseRoots) {
+  SmallVector<Operation *> roots(llvm::reverse(reverseRoots));
+  fuseRootsWithConsumers(roots);
+  for (Operation *root : roots)
+    fuseRootWithProducers(root, tracker.getFusionGroup(root),
+                          /*fuseWithTruncate=*/true);
+}
+
+// Mirrors IREE's decideFusableLinalgOps (spec 4.1 and 4.2).
+void Planner::decide(Region &region) {
+  const bool firstPassTruncates = !knobs.deferTruncates;
+  for (Block &block : region) {
+    SmallVector<Operation *> roots;
+    for (Operation &op : llvm::reverse(block)) {
+      if (isa<scf::SCFDialect>(op.getDialect())) {
+        for (Region &nested : op.getRegions())
+          decide(nested);
+        continue;
+      }
+      if (tracker.isFusedOp(&op) || !isRootLikeOp(&op))
+        continue;
+      FusionGroup &group = tracker.createFusionGroup(&op);
+      fuseRootWithProducers(&op, group, firstPassTruncates);
+      roots.push_back(&op);
+    }
+    growRoots(roots);
+  }
+
+  // Fallback sweep: left-over Linalg, pad and pack ops become roots. Fills
+  // are left to become splats and bit-extends to be cloned.
+  for (Block &block : region) {
+    SmallVector<Operation *> roots;
+    for (Operation &op : llvm::reverse(block)) {
+      if (tracker.isFusedOp(&op))
+        continue;
+      if (!isa<linalg::LinalgOp, tensor::PadOp, linalg::PackOp>(op) ||
+          isCloneable(&op))
+        continue;
+      FusionGroup &group = tracker.createFusionGroup(&op);
+      fuseRootWithProducers(&op, group, firstPassTruncates);
+      roots.push_back(&op);
+    }
+    growRoots(roots);
+  }
+}
+
+void decideFusionGroups(Region &region, const FusionKnobs &knobs,
+                        FusionTracker &tracker) {
+  Planner{knobs, tracker}.decide(region);
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,231 @@
+//===- OpClassification.cpp - which ops are roots, clones, casts ----------===//
+
+#include "heuristics/OpClassification.h"
+
+#include "heuristics/DispatchDialect.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/TilingInterface.h"
+
+using namespace mlir;
+
+namespace dispatchlab {
+
+namespace {
+enum class BitWidthChange { Neither, Extend, Truncate };
+} // namespace
+
+// Mirrors IREE's shared classification behind isBitExtendOp/isBitTruncateOp
+// (spec 1.1): only the max-rank inputs count, so a dequantization whose scale
+// is a lower-rank f32 tensor is still an extend.
+static BitWidthChange classifyBitWidthChange(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumDpsInits() != 1 ||
+      generic.getNumLoops() != generic.getNumParallelLoops())
+    return BitWidthChange::Neither;
+
+  int64_t maxRank = 0;
+  for (OpOperand *input : generic.getDpsInputOperands())
+    if (auto type = dyn_cast<RankedTensorType>(input->get().getType()))
+      maxRank = std::max(maxRank, type.getRank());
+  if (maxRank == 0)
+    return BitWidthChange::Neither;
+
+  unsigned inputWidth = 0;
+  for (OpOperand *input : generic.getDpsInputOperands()) {
+    auto type = dyn_cast<RankedTensorType>(input->get().getType());
+    if (!type || type.getRank() != maxRank)
+      continue;
+    if (!type.getElementType().isIntOrFloat())
+      return BitWidthChange::Neither;
+    inputWidth =
+        std::max(inputWidth, type.getElementType().getIntOrFloatBitWidth());
+  }
+
+  Type resultType = getElementTypeOrSelf(generic->getResult(0).getType());
+  if (!resultType.isIntOrFloat())
+    return BitWidthChange::Neither;
+  unsigned outputWidth = resultType.getIntOrFloatBitWidth();
+
+  if (inputWidth < outputWidth) {
+    bool hasMathOp = false;
+    generic.getRegion().walk([&](Operation *nested) {
+      if (isa<math::MathDialect>(nested->getDialect()))
+        hasMathOp = true;
+    });
+    return hasMathOp ? BitWidthChange::Neither : BitWidthChange::Extend;
+  }
+  if (outputWidth < inputWidth) {
+    auto resultTensor = dyn_cast<RankedTensorType>(generic->getResultTypes()[0]);
+    if (resultTensor && resultTensor.getRank() == maxRank)
+      return BitWidthChange::Truncate;
+  }
+  return BitWidthChange::Neither;
+}
+
+bool isBitExtendOp(Operation *op) {
+  return classifyBitWidthChange(op) == BitWidthChange::Extend;
+}
+
+bool isBitTruncateOp(Operation *op) {
+  return classifyBitWidthChange(op) == BitWidthChange::Truncate;
+}
+
+int64_t getStaticByteSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return 0;
+  Type element = shaped.getElementType();
+  int64_t bits;
+  if (element.isIntOrFloat())
+    bits = element.getIntOrFloatBitWidth();
+  else if (element.isIndex())
+    bits = 64;
+  else if (auto complex = dyn_cast<ComplexType>(element))
+    bits = 2 * complex.getElementType().getIntOrFloatBitWidth();
+  else
+    return 0;
+  return shaped.getNumElements() * ((bits + 7) / 8);
+}
+
+static bool isScalarIntOrFloat(Type type) { return type.isIntOrFloat(); }
+
+// Mirrors IREE's isCloneableIntoDispatchOp (spec 1.2). The LinalgExt cases
+// (scan users, attention masks, scatter indices, gather, encodings) have no
+// upstream counterpart and are omitted.
+bool isCloneableIntoDispatchOp(Operation *op, const CloneableOptions &options) {
+  Dialect *dialect = op->getDialect();
+  if (!isa_and_nonnull<affine::AffineDialect, arith::ArithDialect,
+                       complex::ComplexDialect, linalg::LinalgDialect,
+                       tensor::TensorDialect>(dialect))
+    return false;
+  if (isa<tensor::InsertSliceOp>(op))
+    return false;
+
+  // expand_shape/collapse_shape stay uncloneable, as in IREE (a bufferization
+  // TODO there), so a reshape between two ops always splits them.
+  if (isa<affine::AffineApplyOp, arith::IndexCastOp, linalg::FillOp,
+          tensor::EmptyOp, tensor::ExtractOp, tensor::ExtractSliceOp,
+          complex::CreateOp>(op))
+    return true;
+
+  if (isBitExtendOp(op))
+    return true;
+
+  if (isa<arith::ConstantOp, complex::ConstantOp>(op)) {
+    if (options.inlineConstantBytes == 0)
+      return false;
+    Type type = op->getResult(0).getType();
+    if (!isa<ShapedType>(type))
+      return true;
+    if (auto dense =
+            dyn_cast<DenseElementsAttr>(op->getAttrOfType<Attribute>("value")))
+      if (dense.isSplat())
+        return true;
+    int64_t bytes = getStaticByteSize(type);
+    return bytes > 0 && bytes <= options.inlineConstantBytes;
+  }
+
+  if (isa<arith::ArithDialect>(dialect))
+    return llvm::all_of(op->getOperandTypes(), isScalarIntOrFloat) &&
+           llvm::all_of(op->getResultTypes(), isScalarIntOrFloat);
+  return false;
+}
+
+bool hasFusableUnpackProducer(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return false;
+  SmallVector<utils::IteratorType> iterators =
+      linalgOp.getIteratorTypesArray();
+  for (OpOperand &operand : op->getOpOperands()) {
+    auto unpack = operand.get().getDefiningOp<linalg::UnPackOp>();
+    if (!unpack)
+      continue;
+    AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
+    bool reducesPackedDim = llvm::any_of(
+        unpack.getInnerDimsPos(), [&](int64_t pos) {
+          auto dim = dyn_cast<AffineDimExpr>(map.getResult(pos));
+          return dim && linalg::isReductionIterator(
+                            iterators[dim.getPosition()]);
+        });
+    if (!reducesPackedDim)
+      return true;
+  }
+  return false;
+}
+
+// Mirrors IREE's isRootLikeOp (spec 1.3); ops already inside a dispatch
+// (scalar dispatches, say) play the role of ops inside flow.dispatch.workgroups.
+bool isRootLikeOp(Operation *op) {
+  if (op->getParentOfType<dispatch::RegionOp>())
+    return false;
+  if (isBitExtendOp(op))
+    return false;
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
+    if (isa<linalg::GenericOp>(op))
+      return linalgOp.getNumReductionLoops() != 0 &&
+             !hasFusableUnpackProducer(op);
+    return !isa<linalg::FillOp>(op);
+  }
+  if (isa<TilingInterface>(op))
+    return !isa<tensor::PadOp, tensor::ConcatOp, linalg::PackOp>(op);
+  return isa<linalg::UnPackOp>(op);
+}
+
+bool isFusionOp(Operation *op) {
+  return isa<linalg::LinalgOp, linalg::SoftmaxOp>(op);
+}
+
+bool isPackLikeOp(Operation *op) { return isa<linalg::PackOp>(op); }
+bool isUnpackLikeOp(Operation *op) { return isa<linalg::UnPackOp>(op); }
+
+unsigned getNumLoops(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getNumLoops();
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return softmax.getInputOperandType().getRank();
+  return 0;
+}
+
+SmallVector<utils::IteratorType> getIteratorTypes(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getIteratorTypesArray();
+  if (auto tiling = dyn_cast<TilingInterface>(op))
+    return tiling.getLoopIteratorTypes();
+  return {};
+}
+
+SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getStaticLoopRanges();
+  if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
+    return llvm::to_vector(softmax.getInputOperandType().getShape());
+  return {};
+}
+
+AffineMap getOperandMap(OpOperand &operand) {
+  Operation *op = operand.getOwner();
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getMatchingIndexingMap(&operand);
+  return AffineMap::getMultiDimIdentityMap(getNumLoops(op), op->getContext());
+}
+
+AffineMap getResultMap(OpResult result) {
+  Operation *op = result.getOwner();
+  if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
+    return linalgOp.getIndexingMapMatchingResult(result);
+  return AffineMap::getMultiDimIdentityMap(getNumLoops(op), op->getContext());
+}
+
+bool isAllParallel(Operation *op) {
+  return llvm::all_of(getIteratorTypes(op), linalg::isParallelIterator);
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,74 @@
+//===- OpClassification.h - which ops are roots, clones, casts -*- C++ -*-===//
+//
+// The per-op predicates that dispatch formation is built on (spec section 1).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
+#define DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
+
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Operation.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+
+namespace dispatchlab {
+
+/// Mirrors IREE's `LinalgExt::isBitExtendOp`: an all-parallel single-init
+/// generic whose widest max-rank input is narrower than its result, with no
+/// `math` op in the body (dequantization-like).
+bool isBitExtendOp(mlir::Operation *op);
+
+/// Mirrors IREE's `LinalgExt::isBitTruncateOp`: an all-parallel single-init
+/// generic whose result is narrower than its widest max-rank input, with the
+/// result rank equal to that input's rank.
+bool isBitTruncateOp(mlir::Operation *op);
+
+struct CloneableOptions {
+  /// IREE's aggressive flag only adds LinalgExt-specific cases, which have no
+  /// upstream equivalent; it is kept so the knob is visible.
+  bool aggressive = false;
+  /// `--iree-flow-inline-constants-max-byte-length`.
+  int64_t inlineConstantBytes = 256;
+};
+
+/// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (spec 1.2): ops that are
+/// duplicated into each consumer dispatch instead of being fused or rooted.
+bool isCloneableIntoDispatchOp(mlir::Operation *op,
+                               const CloneableOptions &options);
+
+/// Mirrors IREE's `isRootLikeOp` (spec 1.3): named Linalg ops (but fill),
+/// reduction generics, and TilingInterface ops other than pad/concat/pack.
+bool isRootLikeOp(mlir::Operation *op);
+
+/// Mirrors IREE's `hasFusableUnpackProducer`: a reduction generic reading an
+/// unpack that it does not reduce along a packed dim is left to fuse with it.
+bool hasFusableUnpackProducer(mlir::Operation *op);
+
+/// True for ops IREE's LinalgFusionOpInterface covers upstream: every Linalg
+/// structured op and `linalg.softmax`.
+bool isFusionOp(mlir::Operation *op);
+
+/// Loop-structure queries over fusion ops, answering for `linalg.softmax`
+/// the way IREE's fusion interface does (identity maps, loops = input shape).
+unsigned getNumLoops(mlir::Operation *op);
+llvm::SmallVector<mlir::utils::IteratorType> getIteratorTypes(mlir::Operation *op);
+llvm::SmallVector<int64_t> getStaticLoopRanges(mlir::Operation *op);
+mlir::AffineMap getOperandMap(mlir::OpOperand &operand);
+mlir::AffineMap getResultMap(mlir::OpResult result);
+
+/// True if every loop of a fusion op is parallel.
+bool isAllParallel(mlir::Operation *op);
+
+/// Pack-like ops (`linalg.pack`) and unpack-like ops (`linalg.unpack`).
+bool isPackLikeOp(mlir::Operation *op);
+bool isUnpackLikeOp(mlir::Operation *op);
+
+/// The byte size of a statically shaped tensor value, or 0 if unknown.
+int64_t getStaticByteSize(mlir::Type type);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H

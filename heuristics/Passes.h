@@ -1,0 +1,20 @@
+//===- Passes.h - dispatchlab heuristic passes ------------------*- C++ -*-===//
+
+#ifndef DISPATCHLAB_HEURISTICS_PASSES_H
+#define DISPATCHLAB_HEURISTICS_PASSES_H
+
+#include "heuristics/DispatchDialect.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/Pass.h"
+
+namespace dispatchlab {
+
+#define GEN_PASS_DECL
+#include "heuristics/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "heuristics/Passes.h.inc"
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_HEURISTICS_PASSES_H

@@ -1,0 +1,15 @@
+# lit configuration for dispatchlab's IR and CLI tests.
+import os
+import lit.formats
+
+config.name = "dispatchlab"
+config.test_format = lit.formats.ShTest(execute_external=True)
+config.suffixes = [".mlir", ".test"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(os.path.dirname(config.dispatchlab_bin_dir), "tests")
+config.excludes = ["unit", "bench", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "inputs"]
+
+config.environment["PATH"] = os.pathsep.join(
+    [config.dispatchlab_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
+config.substitutions.append(("%seeds", os.path.join(config.dispatchlab_src_root, "tests", "inputs", "seeds")))
