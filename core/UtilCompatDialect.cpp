@@ -20,12 +20,10 @@ void UtilDialect::initialize() {
 }
 
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
+  auto buildFuncType =
+      [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,
+         function_interface_impl::VariadicFlag,
+         std::string &) { return builder.getFunctionType(argTypes, results); };
   return function_interface_impl::parseFunctionOp(
       parser, result, /*allowVariadic=*/false,
       getFunctionTypeAttrName(result.name), buildFuncType,
@@ -47,9 +45,9 @@ void convertUtilFuncsToFunc(ModuleOp module) {
   SmallVector<FuncOp> funcs(module.getOps<FuncOp>());
   for (FuncOp utilFunc : funcs) {
     OpBuilder builder(utilFunc);
-    auto func = func::FuncOp::create(builder, utilFunc.getLoc(),
-                                     utilFunc.getSymName(),
-                                     utilFunc.getFunctionType());
+    auto func =
+        func::FuncOp::create(builder, utilFunc.getLoc(), utilFunc.getSymName(),
+                             utilFunc.getFunctionType());
     if (auto visibility = utilFunc.getSymVisibilityAttr())
       func.setSymVisibilityAttr(visibility);
     if (auto argAttrs = utilFunc.getArgAttrsAttr())

@@ -40,12 +40,13 @@ struct CloneProducersIntoDispatchRegionsPass
     bool changed = true;
     while (changed) {
       changed = false;
-      func.walk<WalkOrder::PostOrder, mlir::ReverseIterator>([&](Operation *op) {
-        if (op != func.getOperation() && isOpTriviallyDead(op)) {
-          rewriter.eraseOp(op);
-          changed = true;
-        }
-      });
+      func.walk<WalkOrder::PostOrder, mlir::ReverseIterator>(
+          [&](Operation *op) {
+            if (op != func.getOperation() && isOpTriviallyDead(op)) {
+              rewriter.eraseOp(op);
+              changed = true;
+            }
+          });
     }
   }
 

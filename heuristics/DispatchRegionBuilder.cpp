@@ -25,9 +25,8 @@ wrapOpsInDispatchRegion(RewriterBase &rewriter, ArrayRef<Operation *> ops) {
   assert(!ops.empty() && "expected ops to wrap");
   SmallVector<Operation *> sorted(ops);
   Block *block = sorted.front()->getBlock();
-  llvm::sort(sorted, [](Operation *a, Operation *b) {
-    return a->isBeforeInBlock(b);
-  });
+  llvm::sort(sorted,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
   llvm::SmallPtrSet<Operation *, 16> members(sorted.begin(), sorted.end());
   Operation *last = sorted.back();
 
@@ -71,8 +70,8 @@ wrapOpsInDispatchRegion(RewriterBase &rewriter, ArrayRef<Operation *> ops) {
         escaping.push_back(result);
 
   rewriter.setInsertionPointAfter(last);
-  auto region = dispatch::RegionOp::create(
-      rewriter, sorted.front()->getLoc(), ValueRange(escaping).getTypes());
+  auto region = dispatch::RegionOp::create(rewriter, sorted.front()->getLoc(),
+                                           ValueRange(escaping).getTypes());
   Block &body = region.getBody().front();
   for (Operation *member : sorted)
     rewriter.moveOpBefore(member, &body, body.end());
@@ -103,8 +102,8 @@ static bool hasUnfusableUseInRegion(Value value, dispatch::RegionOp region) {
 
 // Cloneable ops (transitively through their own inputs) whose results the
 // region reads from above.
-static SmallVector<Operation *> getCloneableOps(dispatch::RegionOp region,
-                                                const CloneableOptions &options) {
+static SmallVector<Operation *>
+getCloneableOps(dispatch::RegionOp region, const CloneableOptions &options) {
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(region.getBody(), captured);
   SmallVector<Value> worklist(captured.begin(), captured.end());

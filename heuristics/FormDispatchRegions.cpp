@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Transforms/RegionUtils.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_FORMDISPATCHREGIONSPASS
@@ -21,6 +22,51 @@ namespace dispatchlab {
 
 using namespace mlir;
 using namespace dispatchlab;
+
+// Mirrors IREE's materialization (spec 4.4 step 4): consumers move in one by
+// one after the producers, each first moving its operand definitions above
+// the region. A consumer reading an outside op that depends on the group
+// (say a user of a producer only fused in the final producer pass) cannot
+// be placed: IREE warns and leaves it outside rather than failing, and so
+// does every later consumer that reads it.
+static SmallVector<Operation *>
+dropUnplaceableConsumers(Operation *root, ArrayRef<Operation *> ops) {
+  Block *block = root->getBlock();
+  SmallVector<Operation *> sorted(ops);
+  llvm::sort(sorted,
+             [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  llvm::SmallPtrSet<Operation *, 16> members(sorted.begin(), sorted.end());
+  // Ops in the group or depending on it.
+  llvm::SmallPtrSet<Operation *, 16> tainted(sorted.begin(), sorted.end());
+  for (Operation *op = sorted.front(); op != sorted.back()->getNextNode();
+       op = op->getNextNode()) {
+    bool readsGroup = false, readsOutsideDependent = false;
+    auto visit = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      Operation *owner = def ? block->findAncestorOpInBlock(*def) : nullptr;
+      if (!owner || !tainted.contains(owner))
+        return;
+      readsGroup = true;
+      readsOutsideDependent |= !members.contains(owner);
+    };
+    for (Value operand : op->getOperands())
+      visit(operand);
+    visitUsedValuesDefinedAbove(op->getRegions(),
+                                [&](OpOperand *use) { visit(use->get()); });
+    if (!members.contains(op)) {
+      if (readsGroup)
+        tainted.insert(op);
+      continue;
+    }
+    if (readsOutsideDependent && root->isBeforeInBlock(op)) {
+      op->emitWarning("consumer left outside its dispatch: an operand "
+                      "depends on the dispatch through an op outside it");
+      members.erase(op);
+    }
+  }
+  return llvm::filter_to_vector(
+      sorted, [&](Operation *op) { return members.contains(op); });
+}
 
 namespace {
 struct FormDispatchRegionsPass
@@ -49,8 +95,12 @@ struct FormDispatchRegionsPass
 
     IRRewriter rewriter(func.getContext());
     for (const auto &group : tracker.getGroups()) {
-      if (failed(wrapOpsInDispatchRegion(rewriter,
-                                         group->getFusedOperations()))) {
+      // Stats name each dispatch after its root, so keep the root findable
+      // once the group is a region.
+      group->getRoot()->setAttr("dispatchlab.root", rewriter.getUnitAttr());
+      if (failed(wrapOpsInDispatchRegion(
+              rewriter, dropUnplaceableConsumers(
+                            group->getRoot(), group->getFusedOperations())))) {
         group->getRoot()->emitOpError(
             "dispatch group would form a cycle with an op outside it");
         return signalPassFailure();

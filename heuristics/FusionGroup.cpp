@@ -64,7 +64,8 @@ static FailureOr<AffineMap> composeThroughEdge(AffineMap producerResultMap,
   if (!producerResultMap.isProjectedPermutation() ||
       !consumerOperandMap.isProjectedPermutation())
     return failure();
-  AffineMap inverse = inverseAndBroadcastProjectedPermutation(consumerOperandMap);
+  AffineMap inverse =
+      inverseAndBroadcastProjectedPermutation(consumerOperandMap);
   return inverse.compose(producerResultMap).compose(sourceMap);
 }
 
@@ -114,9 +115,9 @@ FusionGroup::getRootParallelLoopToOpMap(Operation *op) const {
       Operation *producer = operand.get().getDefiningOp();
       if (!producer || !contains(producer) || !isFusionOp(producer))
         continue;
-      FailureOr<AffineMap> map = composeThroughEdge(
-          getResultMap(cast<OpResult>(operand.get())), getOperandMap(operand),
-          loopMaps.lookup(producer));
+      FailureOr<AffineMap> map =
+          composeThroughEdge(getResultMap(cast<OpResult>(operand.get())),
+                             getOperandMap(operand), loopMaps.lookup(producer));
       if (failed(map))
         return failure();
       // A consumer sharing no parallel dim with the root cannot be tiled
@@ -201,6 +202,18 @@ void FusionGroup::insert(Operation *op) {
   }
   if (op->getBlock() == earliest->getBlock() && op->isBeforeInBlock(earliest))
     earliest = op;
+  // Uses follow defs, so `op` can only reach ops after it: "unreached" memo
+  // entries before it stay exact; otherwise drop them all.
+  if (latestUnreached && (op->getBlock() != latestUnreached->getBlock() ||
+                          !latestUnreached->isBeforeInBlock(op))) {
+    for (auto it = dependsOnGroup.begin(), end = dependsOnGroup.end();
+         it != end;) {
+      auto current = it++;
+      if (!current->second)
+        dependsOnGroup.erase(current);
+    }
+    latestUnreached = nullptr;
+  }
 }
 
 SmallVector<Operation *>
@@ -247,8 +260,7 @@ void FusionGroup::countEscapes(Operation *candidate, unsigned &added,
   }
 }
 
-bool FusionGroup::wouldExceedOperandLimit(Operation *op,
-                                          unsigned limit) const {
+bool FusionGroup::wouldExceedOperandLimit(Operation *op, unsigned limit) const {
   unsigned numOperands = externalDefs.size() - externalDefs.count(op) +
                          collectNewExternalDefs(op).size();
   unsigned added, removed;
@@ -257,41 +269,86 @@ bool FusionGroup::wouldExceedOperandLimit(Operation *op,
   return numOperands + numResults > limit;
 }
 
+// Same answer as IREE's backward walk from `consumer`, stopping at group ops
+// and at ops before the group, but per op instead of per query: whether an
+// outside op is reached from the group is memoized across queries (see
+// isReachedFromGroup), so consumers sharing a long path walk it once.
 bool FusionGroup::hasTransitiveDependencyOnFusionGroup(
     Operation *consumer) const {
   Block *block = root->getBlock();
-  SmallVector<Value> worklist;
-  auto pushIfIndirect = [&](Value value) {
+  bool depends = false;
+  auto check = [&](Value value) {
     Operation *def = value.getDefiningOp();
     // A direct use of a group value is the edge fusion is about.
-    if (def && contains(def))
+    if (depends || !def || contains(def))
       return;
-    worklist.push_back(value);
-  };
-  for (Value operand : consumer->getOperands())
-    pushIfIndirect(operand);
-  visitUsedValuesDefinedAbove(consumer->getRegions(),
-                              [&](OpOperand *use) { pushIfIndirect(use->get()); });
-
-  llvm::DenseSet<Operation *> visited;
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
-    if (!def)
-      continue;
     Operation *owner = block->findAncestorOpInBlock(*def);
     // Ops outside this block, or before the group's first op, dominate the
     // whole group and cannot depend on it.
     if (!owner || owner->isBeforeInBlock(earliest))
+      return;
+    depends = contains(owner) || isReachedFromGroup(owner);
+  };
+  for (Value operand : consumer->getOperands())
+    check(operand);
+  visitUsedValuesDefinedAbove(consumer->getRegions(),
+                              [&](OpOperand *use) { check(use->get()); });
+  return depends;
+}
+
+// Depth-first over what `start` reads. On success every op on the stack reads
+// the next one down to a reached op, so all are reached; an op whose inputs
+// are all exhausted is not reached by the current members.
+bool FusionGroup::isReachedFromGroup(Operation *start) const {
+  auto memo = dependsOnGroup.find(start);
+  if (memo != dependsOnGroup.end())
+    return memo->second;
+  Block *block = root->getBlock();
+  auto getInputs = [&](Operation *op) {
+    SmallVector<Operation *> inputs;
+    auto add = [&](Value value) {
+      Operation *def = value.getDefiningOp();
+      if (!def)
+        return;
+      Operation *owner = block->findAncestorOpInBlock(*def);
+      if (owner && !owner->isBeforeInBlock(earliest))
+        inputs.push_back(owner);
+    };
+    for (Value operand : op->getOperands())
+      add(operand);
+    visitUsedValuesDefinedAbove(op->getRegions(),
+                                [&](OpOperand *use) { add(use->get()); });
+    return inputs;
+  };
+  struct Frame {
+    Operation *op;
+    SmallVector<Operation *> inputs;
+    unsigned next = 0;
+  };
+  SmallVector<Frame> stack;
+  llvm::SmallPtrSet<Operation *, 16> onStack;
+  stack.push_back({start, getInputs(start)});
+  onStack.insert(start);
+  while (!stack.empty()) {
+    Frame &frame = stack.back();
+    if (frame.next == frame.inputs.size()) {
+      dependsOnGroup[frame.op] = false;
+      if (!latestUnreached || latestUnreached->isBeforeInBlock(frame.op))
+        latestUnreached = frame.op;
+      onStack.erase(frame.op);
+      stack.pop_back();
       continue;
-    if (contains(owner))
+    }
+    Operation *input = frame.inputs[frame.next++];
+    auto it = dependsOnGroup.find(input);
+    if (contains(input) || (it != dependsOnGroup.end() && it->second)) {
+      for (Frame &reached : stack)
+        dependsOnGroup[reached.op] = true;
       return true;
-    if (!visited.insert(def).second)
+    }
+    if (it != dependsOnGroup.end() || !onStack.insert(input).second)
       continue;
-    for (Value operand : def->getOperands())
-      worklist.push_back(operand);
-    visitUsedValuesDefinedAbove(def->getRegions(), [&](OpOperand *use) {
-      worklist.push_back(use->get());
-    });
+    stack.push_back({input, getInputs(input)});
   }
   return false;
 }

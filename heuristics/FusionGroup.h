@@ -80,6 +80,9 @@ private:
   /// Outside defining ops `op` would add to the operand set.
   llvm::SmallVector<mlir::Operation *>
   collectNewExternalDefs(mlir::Operation *op) const;
+  /// True if the outside block-level op `op` is reached from the group
+  /// through outside ops only (memoized in `dependsOnGroup`).
+  bool isReachedFromGroup(mlir::Operation *op) const;
 
   mlir::Operation *root;
   mlir::Operation *earliest;
@@ -88,6 +91,11 @@ private:
   llvm::DenseSet<mlir::Operation *> externalDefs;
   /// Results of group ops with a user outside the group (spec 2.2 results).
   llvm::DenseSet<mlir::Value> escapingResults;
+  /// isReachedFromGroup memo, so consumers sharing a long path to the group
+  /// walk it once. A true entry stays true as the group grows; false ones are
+  /// dropped by `insert` when a member lands at or before `latestUnreached`.
+  mutable llvm::DenseMap<mlir::Operation *, bool> dependsOnGroup;
+  mutable mlir::Operation *latestUnreached = nullptr;
 };
 
 /// Every group, in creation order, and which group owns each op.

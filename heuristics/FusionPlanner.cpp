@@ -5,8 +5,8 @@
 #include "heuristics/DispatchDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/LinalgInterfaces.h"
+#include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/DestinationStyleOpInterface.h"
@@ -14,11 +14,44 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 
+#include <queue>
+
 using namespace mlir;
 
 namespace dispatchlab {
 
 namespace {
+/// The block-level ops a group transitively depends on, walked lazily down to
+/// the earliest position asked about. Within one fuseRootWithProducers call
+/// the set never changes: every op that call adds is a producer of a member,
+/// so it is already in the set, and so is everything it depends on. Caching it
+/// turns the per-producer walk over the whole group (quadratic on long
+/// groups) into one walk per call.
+class GroupDependencies {
+public:
+  explicit GroupDependencies(const FusionGroup &group) : group(group) {}
+
+  /// True if the group depends on `op` (a block-level op not before `bound`).
+  bool contains(Operation *op, Operation *bound);
+
+private:
+  void pushUsedValues(Operation *op);
+
+  struct IsBefore {
+    bool operator()(Operation *a, Operation *b) const {
+      return a->isBeforeInBlock(b);
+    }
+  };
+  const FusionGroup &group;
+  Block *block = nullptr;
+  /// Dependencies at or after the current bound.
+  llvm::DenseSet<Operation *> deps;
+  /// Every op seen; those not in `deps` are still in `pending`.
+  llvm::DenseSet<Operation *> seen;
+  /// Dependencies before the current bound, latest on top.
+  std::priority_queue<Operation *, std::vector<Operation *>, IsBefore> pending;
+};
+
 /// Planning context shared by the sweeps of one function.
 struct Planner {
   const FusionKnobs &knobs;
@@ -34,7 +67,8 @@ struct Planner {
                                           bool fuseWithTruncate) const;
   bool hasExternalUserBlockingProducerFusion(Operation *root,
                                              Operation *producer,
-                                             const FusionGroup &group) const;
+                                             const FusionGroup &group,
+                                             GroupDependencies &deps) const;
   SmallVector<OpOperand *> getFusableUses(Operation *op) const;
   void fuseRootWithProducers(Operation *root, FusionGroup &group,
                              bool fuseWithTruncate);
@@ -132,8 +166,7 @@ bool Planner::isFusableWithConsumer(OpOperand &use) const {
     return false;
 
   // Raw loop-count rule (unit dims included), outside aggressive mode.
-  if (!knobs.aggressiveFusion &&
-      getNumLoops(producer) < getNumLoops(consumer))
+  if (!knobs.aggressiveFusion && getNumLoops(producer) < getNumLoops(consumer))
     return false;
 
   // A consumer may not iterate over more non-unit dims than the root.
@@ -228,7 +261,8 @@ bool Planner::areAllGroupUsesFusableWithProducer(Operation *producer,
 // `producer` that sits before the root would be moved after the dispatch; that
 // is impossible if the group depends on it, or if it is a dispatch already.
 bool Planner::hasExternalUserBlockingProducerFusion(
-    Operation *root, Operation *producer, const FusionGroup &group) const {
+    Operation *root, Operation *producer, const FusionGroup &group,
+    GroupDependencies &deps) const {
   Block *block = root->getBlock();
   SmallVector<Operation *> earlyUsers;
   for (Operation *user : producer->getUsers()) {
@@ -242,30 +276,44 @@ bool Planner::hasExternalUserBlockingProducerFusion(
   if (earlyUsers.empty())
     return false;
 
-  // Ops between `producer` and the group that the group depends on.
-  llvm::DenseSet<Operation *> deps;
-  SmallVector<Value> worklist;
-  auto pushUsedValues = [&](Operation *op) {
-    for (Value operand : op->getOperands())
-      worklist.push_back(operand);
-    visitUsedValuesDefinedAbove(op->getRegions(), [&](OpOperand *use) {
-      worklist.push_back(use->get());
-    });
-  };
-  for (Operation *member : group.getFusedOperations())
-    pushUsedValues(member);
-  while (!worklist.empty()) {
-    Operation *def = worklist.pop_back_val().getDefiningOp();
+  // Early users follow `producer`, so the group depends on one exactly when it
+  // is among the group's dependencies at or after `producer`.
+  return llvm::any_of(earlyUsers, [&](Operation *user) {
+    return deps.contains(user, producer);
+  });
+}
+
+void GroupDependencies::pushUsedValues(Operation *op) {
+  auto push = [&](Value value) {
+    Operation *def = value.getDefiningOp();
     if (!def)
-      continue;
+      return;
     Operation *owner = block->findAncestorOpInBlock(*def);
-    if (!owner || owner->isBeforeInBlock(producer) ||
-        !deps.insert(owner).second)
-      continue;
-    pushUsedValues(owner);
+    if (owner && seen.insert(owner).second)
+      pending.push(owner);
+  };
+  for (Value operand : op->getOperands())
+    push(operand);
+  visitUsedValuesDefinedAbove(op->getRegions(),
+                              [&](OpOperand *use) { push(use->get()); });
+}
+
+// A dependency at or after `bound` depends on the group only through ops
+// after it, so walking down to `bound` finds all of them; ops before it wait
+// in `pending` for a lower bound.
+bool GroupDependencies::contains(Operation *op, Operation *bound) {
+  if (!block) {
+    block = group.getRoot()->getBlock();
+    for (Operation *member : group.getFusedOperations())
+      pushUsedValues(member);
   }
-  return llvm::any_of(earlyUsers,
-                      [&](Operation *user) { return deps.count(user); });
+  while (!pending.empty() && !pending.top()->isBeforeInBlock(bound)) {
+    Operation *dep = pending.top();
+    pending.pop();
+    deps.insert(dep);
+    pushUsedValues(dep);
+  }
+  return deps.contains(op);
 }
 
 // Mirrors IREE's getFusableUses (spec 2.1).
@@ -296,6 +344,8 @@ void Planner::fuseRootWithProducers(Operation *root, FusionGroup &group,
                                     bool fuseWithTruncate) {
   if (!knobs.dispatchFusion)
     return;
+  // Valid for this whole call: it only adds producers of members.
+  GroupDependencies deps(group);
   SmallVector<Operation *> worklist = {root};
   while (!worklist.empty()) {
     Operation *candidate = worklist.pop_back_val();
@@ -314,7 +364,7 @@ void Planner::fuseRootWithProducers(Operation *root, FusionGroup &group,
             return !isa<tensor::DimOp>(use.getOwner());
           }) != 1)
         continue;
-      if (hasExternalUserBlockingProducerFusion(root, producer, group))
+      if (hasExternalUserBlockingProducerFusion(root, producer, group, deps))
         continue;
       tracker.appendToFusionGroup(producer, group);
       worklist.push_back(producer);
@@ -366,7 +416,8 @@ void Planner::decide(Region &region) {
   for (Block &block : region) {
     SmallVector<Operation *> roots;
     for (Operation &op : llvm::reverse(block)) {
-      if (isa<scf::SCFDialect>(op.getDialect())) {
+      // Unregistered ops have no dialect; they are never scf.
+      if (isa_and_nonnull<scf::SCFDialect>(op.getDialect())) {
         for (Region &nested : op.getRegions())
           decide(nested);
         continue;

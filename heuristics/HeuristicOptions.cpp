@@ -70,8 +70,8 @@ LogicalResult HeuristicOptions::set(StringRef key, StringRef value,
   auto setBool = [&](bool &field) -> LogicalResult {
     FailureOr<bool> parsed = parseBool(value);
     if (failed(parsed)) {
-      error = formatv("option '{0}' expects true or false, got '{1}'", key,
-                      value);
+      error =
+          formatv("option '{0}' expects true or false, got '{1}'", key, value);
       return failure();
     }
     field = *parsed;
@@ -183,8 +183,8 @@ std::string HeuristicOptions::formationPassOptions() const {
                  "inline-constant-bytes={7}",
                  aggressiveFusion, fuseMultiUse, fusePadWithConsumers,
                  fusePadWithProducers,
-                 truncateOrdering == TruncateOrdering::Deferred,
-                 dispatchFusion, maxOperands, inlineConstantBytes);
+                 truncateOrdering == TruncateOrdering::Deferred, dispatchFusion,
+                 maxOperands, inlineConstantBytes);
 }
 
 } // namespace dispatchlab

@@ -79,7 +79,7 @@ struct HeuristicOptions {
   /// Sets one knob from its flag name (without dashes) and text value.
   /// Errors name the key and the accepted values.
   mlir::LogicalResult set(llvm::StringRef key, llvm::StringRef value,
-                    std::string &error);
+                          std::string &error);
 
   /// Canonical `key=value` lines, sorted by key, every knob present.
   std::string toString() const;

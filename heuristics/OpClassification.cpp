@@ -56,13 +56,14 @@ static BitWidthChange classifyBitWidthChange(Operation *op) {
   if (inputWidth < outputWidth) {
     bool hasMathOp = false;
     generic.getRegion().walk([&](Operation *nested) {
-      if (isa<math::MathDialect>(nested->getDialect()))
+      if (isa_and_nonnull<math::MathDialect>(nested->getDialect()))
         hasMathOp = true;
     });
     return hasMathOp ? BitWidthChange::Neither : BitWidthChange::Extend;
   }
   if (outputWidth < inputWidth) {
-    auto resultTensor = dyn_cast<RankedTensorType>(generic->getResultTypes()[0]);
+    auto resultTensor =
+        dyn_cast<RankedTensorType>(generic->getResultTypes()[0]);
     if (resultTensor && resultTensor.getRank() == maxRank)
       return BitWidthChange::Truncate;
   }
@@ -142,18 +143,17 @@ bool hasFusableUnpackProducer(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
     return false;
-  SmallVector<utils::IteratorType> iterators =
-      linalgOp.getIteratorTypesArray();
+  SmallVector<utils::IteratorType> iterators = linalgOp.getIteratorTypesArray();
   for (OpOperand &operand : op->getOpOperands()) {
     auto unpack = operand.get().getDefiningOp<linalg::UnPackOp>();
     if (!unpack)
       continue;
     AffineMap map = linalgOp.getMatchingIndexingMap(&operand);
-    bool reducesPackedDim = llvm::any_of(
-        unpack.getInnerDimsPos(), [&](int64_t pos) {
+    bool reducesPackedDim =
+        llvm::any_of(unpack.getInnerDimsPos(), [&](int64_t pos) {
           auto dim = dyn_cast<AffineDimExpr>(map.getResult(pos));
-          return dim && linalg::isReductionIterator(
-                            iterators[dim.getPosition()]);
+          return dim &&
+                 linalg::isReductionIterator(iterators[dim.getPosition()]);
         });
     if (!reducesPackedDim)
       return true;
@@ -162,7 +162,8 @@ bool hasFusableUnpackProducer(Operation *op) {
 }
 
 // Mirrors IREE's isRootLikeOp (spec 1.3); ops already inside a dispatch
-// (scalar dispatches, say) play the role of ops inside flow.dispatch.workgroups.
+// (scalar dispatches, say) play the role of ops inside
+// flow.dispatch.workgroups.
 bool isRootLikeOp(Operation *op) {
   if (op->getParentOfType<dispatch::RegionOp>())
     return false;

@@ -54,7 +54,8 @@ bool isFusionOp(mlir::Operation *op);
 /// Loop-structure queries over fusion ops, answering for `linalg.softmax`
 /// the way IREE's fusion interface does (identity maps, loops = input shape).
 unsigned getNumLoops(mlir::Operation *op);
-llvm::SmallVector<mlir::utils::IteratorType> getIteratorTypes(mlir::Operation *op);
+llvm::SmallVector<mlir::utils::IteratorType>
+getIteratorTypes(mlir::Operation *op);
 llvm::SmallVector<int64_t> getStaticLoopRanges(mlir::Operation *op);
 mlir::AffineMap getOperandMap(mlir::OpOperand &operand);
 mlir::AffineMap getResultMap(mlir::OpResult result);

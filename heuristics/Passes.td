@@ -63,4 +63,162 @@ def CloneProducersIntoDispatchRegionsPass
   ];
 }
 
+//===----------------------------------------------------------------------===//
+// DispatchCreation passes around FormDispatchRegions (spec sections 6, 8)
+//===----------------------------------------------------------------------===//
+
+def TensorPadToTensorInsertSlicePass
+    : InterfacePass<"dispatchlab-tensor-pad-to-tensor-insert-slice",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Rewrite constant-value tensor.pad outside dispatches into "
+                "tensor.empty + linalg.fill + tensor.insert_slice";
+  let description = [{
+    Mirrors IREE's TensorPadToTensorInsertSlice (spec 6.3). The fill becomes
+    a splat (no dispatch) and the insert_slice can fuse into the producer's
+    dispatch (spec 3.1 step 5).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+  let options = [
+    Option<"skipOneLinalgUseCase", "skip-one-linalg-use-case", "bool",
+           "false",
+           "Keep pads whose only use is a LinalgOp (IREE's "
+           "fuse-padding-into-linalg-consumer-ops)">
+  ];
+}
+
+def GeneralizeNamedOpsPass
+    : InterfacePass<"dispatchlab-generalize-named-ops",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Convert tensor-level elementwise ops to linalg and "
+                "generalize IREE's list of named Linalg ops";
+  let description = [{
+    Mirrors IREE's GlobalOptimization GeneralizeLinalgNamedOps plus upstream
+    convert-elementwise-to-linalg (spec 6.4). `linalg.fill` is never
+    generalized; contractions only with `generalize-matmul`.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"generalizeMatmul", "generalize-matmul", "bool", "false",
+           "Also generalize contractions (--iree-opt-generalize-matmul)">,
+    Option<"convertElementwise", "convert-elementwise", "bool", "true",
+           "First rewrite elementwise ops on ranked tensors (arith, math) "
+           "into linalg.generic, as convert-elementwise-to-linalg does">
+  ];
+}
+
+def ElementwiseOpFusionPass
+    : InterfacePass<"dispatchlab-elementwise-op-fusion",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Fuse producer/consumer linalg.generic pairs with upstream "
+                "elementwise fusion under IREE's control function";
+  let description = [{
+    Mirrors IREE's DispatchCreation ElementwiseOpFusion (spec 6.1). With
+    `mode=upstream` every pair that upstream `areElementwiseOpsFusable`
+    accepts is fused (only the dispatch-boundary check stays).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+  let options = [
+    Option<"mode", "mode", "std::string", "\"iree\"",
+           "Control function: `iree` (IREE's rules) or `upstream` "
+           "(everything upstream deems legal)">,
+    Option<"fuseMultiReduction", "fuse-multi-reduction", "bool", "true",
+           "Fuse into consumers with more than one reduction loop">,
+    Option<"fuseTruncateOps", "fuse-truncate-ops", "bool", "false",
+           "Fuse bit-truncate producers into any consumer "
+           "(--iree-dispatch-creation-enable-early-trunc-fusion)">,
+    Option<"fuseBroadcastOps", "fuse-broadcast-ops", "bool", "false",
+           "Fuse producers into pure broadcast consumers">,
+    Option<"maxOperands", "max-operands", "unsigned", "16",
+           "Reject a fusion whose distinct operand values reach this count">,
+    Option<"intraDispatch", "intra-dispatch", "bool", "false",
+           "Fuse only ops inside one dispatch.region (default: only ops "
+           "outside dispatches)">
+  ];
+}
+
+def FuseMultiUseElementwiseProducerPass
+    : InterfacePass<"dispatchlab-fuse-multi-use-elementwise-producer",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Fuse multi-use elementwise producers into a consumer that "
+                "yields the producer's value for its other users";
+  let description = [{
+    Mirrors IREE's FuseMultiUseElementwiseProducer (spec 6.2).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"numIterations", "num-iterations", "unsigned", "2",
+           "Rounds of fusion (IREE uses 32 in the intra-dispatch instance)">,
+    Option<"intraDispatch", "intra-dispatch", "bool", "false",
+           "Fuse only ops inside one dispatch.region (default: only ops "
+           "outside dispatches)">
+  ];
+}
+
+def FormScalarDispatchesPass
+    : InterfacePass<"dispatchlab-form-scalar-dispatches",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Wrap scalar (at most one element) compute in dispatches";
+  let description = [{
+    Mirrors IREE's FormScalarDispatches (spec 6.3). Created regions carry
+    `dispatchlab.kind = "scalar"`.
+  }];
+  let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
+}
+
+def FormCopyDispatchesPass
+    : InterfacePass<"dispatchlab-form-copy-dispatches",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Give every top-level non-contiguous slice its own "
+                "dispatch (IREE's slow copy dispatches)";
+  let description = [{
+    Mirrors IREE's ConvertTensorToFlow slice handling (spec 5, last
+    paragraph): contiguous slices stay (DMA copies), the others become
+    dispatch.region ops marked `dispatchlab.kind = "copy"`.
+  }];
+  let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
+}
+
+def TransposeGenericOpsPass
+    : InterfacePass<"dispatchlab-transpose-generic-ops",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Interchange generics: parallel loops first in reductions, "
+                "identity input maps on transposed elementwise reads";
+  let description = [{
+    Mirrors IREE's TransposeGenericOps (spec 6.3).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def BubbleUpExpandShapesPass
+    : InterfacePass<"dispatchlab-bubble-up-expand-shapes",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move tensor.expand_shape ops up through linalg ops";
+  let description = [{
+    An upstream-pattern equivalent of IREE's BubbleUpExpandShapes (spec 6.3).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+  let options = [
+    Option<"aggressiveReshapeMovement", "aggressive-reshape-movement",
+           "bool", "false",
+           "Also propagate reshapes across reduction ops">
+  ];
+}
+
+def SinkReshapesPass
+    : InterfacePass<"dispatchlab-sink-reshapes",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move tensor.collapse_shape ops down into their consumers";
+  let description = [{
+    An upstream-pattern equivalent of IREE's SinkReshapes (spec 6.3).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+}
+
 #endif // DISPATCHLAB_HEURISTICS_PASSES_TD

@@ -150,20 +150,15 @@ TEST_F(OpClassificationTest, CloneableProducers) {
   parse(kRoots);
   auto constants = ops("arith.constant");
   ASSERT_EQ(constants.size(), 4u);
-  EXPECT_TRUE(isCloneableIntoDispatchOp(constants[0], options)); // scalar
-  EXPECT_TRUE(isCloneableIntoDispatchOp(constants[1], options)); // 8 bytes
+  EXPECT_TRUE(isCloneableIntoDispatchOp(constants[0], options));  // scalar
+  EXPECT_TRUE(isCloneableIntoDispatchOp(constants[1], options));  // 8 bytes
   EXPECT_FALSE(isCloneableIntoDispatchOp(constants[2], options)); // 16 bytes
-  EXPECT_TRUE(isCloneableIntoDispatchOp(constants[3], options)); // splat
-  EXPECT_TRUE(isCloneableIntoDispatchOp(ops("linalg.fill")[0],
-                                        options));
-  EXPECT_TRUE(isCloneableIntoDispatchOp(ops("tensor.empty")[0],
-                                        options));
-  EXPECT_TRUE(isCloneableIntoDispatchOp(ops("arith.addf")[0],
-                                        options));
-  EXPECT_FALSE(isCloneableIntoDispatchOp(ops("linalg.matmul")[0],
-                                         options));
-  EXPECT_FALSE(isCloneableIntoDispatchOp(ops("func.return")[0],
-                                         options));
+  EXPECT_TRUE(isCloneableIntoDispatchOp(constants[3], options));  // splat
+  EXPECT_TRUE(isCloneableIntoDispatchOp(ops("linalg.fill")[0], options));
+  EXPECT_TRUE(isCloneableIntoDispatchOp(ops("tensor.empty")[0], options));
+  EXPECT_TRUE(isCloneableIntoDispatchOp(ops("arith.addf")[0], options));
+  EXPECT_FALSE(isCloneableIntoDispatchOp(ops("linalg.matmul")[0], options));
+  EXPECT_FALSE(isCloneableIntoDispatchOp(ops("func.return")[0], options));
 
   // A zero inline-constant size turns constant cloning off entirely.
   options.inlineConstantBytes = 0;

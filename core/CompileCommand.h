@@ -1,0 +1,22 @@
+//===- CompileCommand.h - `dispatchlab compile` -----------------*- C++ -*-===//
+
+#ifndef DISPATCHLAB_CORE_COMPILECOMMAND_H
+#define DISPATCHLAB_CORE_COMPILECOMMAND_H
+
+#include "llvm/Support/CommandLine.h"
+
+namespace dispatchlab {
+
+/// The `compile` subcommand its options register under.
+llvm::cl::SubCommand &getCompileSubcommand();
+
+/// Registers the options created on first use (the knob flags and
+/// `--print-options`); call once before parsing the command line.
+void registerCompileOptions();
+
+/// Runs `dispatchlab compile` with the parsed options; returns the exit code.
+int runCompileCommand();
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_COMPILECOMMAND_H
