@@ -12,6 +12,7 @@
 #include "core/DispatchTable.h"
 #include "core/DotGraph.h"
 #include "core/ModelLoader.h"
+#include "core/Provenance.h"
 #include "core/Registration.h"
 #include "core/StatsJson.h"
 #include "heuristics/HeuristicOptions.h"
@@ -227,8 +228,12 @@ int runCompileCommand() {
   }
   llvm::raw_ostream &os = output->os();
   for (const std::string &kind : kinds) {
-    if (kind == "stats")
-      os << llvm::formatv("{0:2}", toJson(stats)) << "\n";
+    if (kind == "stats") {
+      llvm::json::Value json = toJson(stats);
+      json.getAsObject()->try_emplace("provenance",
+                                      Provenance::current().toJson());
+      os << llvm::formatv("{0:2}", json) << "\n";
+    }
     else if (kind == "dispatch-ir")
       os << *module << "\n";
     else if (kind == "dot")

@@ -6,21 +6,19 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/CompileCommand.h"
+#include "core/Provenance.h"
 
-#include "llvm/Config/llvm-config.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
-#ifndef DISPATCHLAB_GIT_COMMIT
-#define DISPATCHLAB_GIT_COMMIT "unknown"
-#endif
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "dispatchlab " << DISPATCHLAB_GIT_COMMIT << " (LLVM "
-       << LLVM_VERSION_STRING << ")\n";
+    dispatchlab::Provenance provenance = dispatchlab::Provenance::current();
+    os << "dispatchlab " << provenance.dispatchlabCommit << " (LLVM "
+       << provenance.llvmVersion << ", host " << provenance.hostCpu << ")\n";
   });
   dispatchlab::registerCompileOptions();
   llvm::cl::ParseCommandLineOptions(

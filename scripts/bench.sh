@@ -4,7 +4,7 @@
 #   JSON_OUT, if given, also receives the results as JSON.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-BUILD_DIR=${BUILD_DIR:-build-bench}
+BUILD_DIR=${BUILD_DIR:-build}
 cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 ninja -C "$BUILD_DIR" dispatchlab-bench
 args=(--benchmark_format=console)
