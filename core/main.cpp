@@ -1,7 +1,7 @@
-//===- main.cpp - the dispatchlab command
-//-----------------------------------===//
+//===- main.cpp - the dispatchlab command ---------------------------------===//
 //
-// One binary with git-style subcommands.
+// One binary with git-style subcommands. Each subcommand lives in its own
+// `*Command.cpp` and is listed once in `kSubcommands` below.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,6 +12,16 @@
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/raw_ostream.h"
 
+namespace {
+struct Subcommand {
+  llvm::cl::SubCommand &(*get)();
+  int (*run)();
+};
+
+const Subcommand kSubcommands[] = {
+    {dispatchlab::getCompileSubcommand, dispatchlab::runCompileCommand},
+};
+} // namespace
 
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
@@ -26,10 +36,10 @@ int main(int argc, char **argv) {
       "dispatchlab: how an ML compiler cuts a model into dispatches\n\n"
       "  dispatchlab compile MODEL.mlir [options]\n");
 
-  if (dispatchlab::getCompileSubcommand())
-    return dispatchlab::runCompileCommand();
+  for (const Subcommand &subcommand : kSubcommands)
+    if (subcommand.get())
+      return subcommand.run();
 
-  llvm::errs()
-      << "dispatchlab: missing subcommand (try 'dispatchlab --help')\n";
+  llvm::errs() << "dispatchlab: missing subcommand (try 'dispatchlab --help')\n";
   return 2;
 }
