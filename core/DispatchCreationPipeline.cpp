@@ -35,7 +35,8 @@ buildDispatchCreationStages(const HeuristicOptions &options) {
     stages.prepare += ",dispatchlab-tensor-pad-to-tensor-insert-slice{"
                       "skip-one-linalg-use-case=" +
                       boolText(options.fusePadWithConsumers) + "}";
-  stages.prepare += ",canonicalize,cse";
+  stages.prepare += ",canonicalize,cse,dispatchlab-fusion-preprocessing,"
+                    "canonicalize,cse";
 
   std::string elementwiseFusion;
   if (options.elementwiseFusion != ElementwiseFusionMode::Off)
@@ -49,6 +50,8 @@ buildDispatchCreationStages(const HeuristicOptions &options) {
                 "dispatchlab-bubble-up-expand-shapes,canonicalize,cse," +
                 elementwiseFusion +
                 "dispatchlab-sink-reshapes,canonicalize,cse";
+  if (options.horizontalContractions)
+    stages.fuse += ",dispatchlab-fuse-horizontal-contractions";
   if (options.fuseMultiUse &&
       options.elementwiseFusion != ElementwiseFusionMode::Off)
     stages.fuse +=

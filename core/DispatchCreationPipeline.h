@@ -14,9 +14,11 @@ namespace dispatchlab {
 /// The three stages of dispatch creation as textual pass pipelines, so the
 /// exact passes and options can be printed and recorded as provenance.
 struct DispatchCreationStages {
-  /// Cleanup, pad handling, generalization: up to elementwise fusion.
+  /// Cleanup, pad handling, generalization, FusionPreprocessing: up to
+  /// elementwise fusion.
   std::string prepare;
-  /// Elementwise fusion, reshape propagation, multi-use fusion.
+  /// Elementwise fusion, reshape propagation, horizontal contraction and
+  /// multi-use fusion.
   std::string fuse;
   /// Region formation, cloning, leftover and copy dispatches.
   std::string form;

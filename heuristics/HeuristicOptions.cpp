@@ -100,18 +100,8 @@ LogicalResult HeuristicOptions::set(StringRef key, StringRef value,
     return setBool(dispatchFusion);
   if (key == "pad-handling")
     return setBool(padHandling);
-  if (key == "horizontal-contractions") {
-    if (failed(setBool(horizontalContractions)))
-      return failure();
-    // Refuse rather than silently run a variant that is not what it says.
-    if (horizontalContractions) {
-      horizontalContractions = false;
-      error = "option 'horizontal-contractions': FuseHorizontalContractions "
-              "is not implemented yet";
-      return failure();
-    }
-    return success();
-  }
+  if (key == "horizontal-contractions")
+    return setBool(horizontalContractions);
   if (key == "early-trunc-fusion")
     return setBool(earlyTruncFusion);
   if (key == "max-operands")

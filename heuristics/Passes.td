@@ -221,4 +221,36 @@ def SinkReshapesPass
                            "::mlir::affine::AffineDialect"];
 }
 
+def FusionPreprocessingPass
+    : InterfacePass<"dispatchlab-fusion-preprocessing",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Normalize IR before fusion: identity input maps on "
+                "elementwise generics, nested fill + insert_slice folded, "
+                "pads and slices folded into pack/unpack";
+  let description = [{
+    Mirrors IREE's DispatchCreation FusionPreprocessing (spec section 8
+    step 4).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def FuseHorizontalContractionsPass
+    : InterfacePass<"dispatchlab-fuse-horizontal-contractions",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Merge independent contractions that share their LHS into "
+                "one multi-result linalg.generic";
+  let description = [{
+    Mirrors IREE's DispatchCreation FuseHorizontalContractions (spec 6.3):
+    the merged op is one root, so the contractions share one dispatch.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let options = [
+    Option<"fusionLimit", "fusion-limit", "unsigned", "3",
+           "Most contractions merged into one op">
+  ];
+}
+
 #endif // DISPATCHLAB_HEURISTICS_PASSES_TD
