@@ -11,6 +11,7 @@
 #include "core/DispatchCreationPipeline.h"
 #include "core/DispatchTable.h"
 #include "core/DotGraph.h"
+#include "core/ImportCommand.h"
 #include "core/ModelLoader.h"
 #include "core/Provenance.h"
 #include "core/Registration.h"
@@ -43,8 +44,9 @@ namespace {
 cl::OptionCategory heuristicCategory("Heuristic knobs (defaults: the preset)");
 cl::OptionCategory outputCategory("Output");
 
-cl::opt<std::string> modelPath(cl::Positional, cl::desc("MODEL.mlir"),
-                               cl::Required, cl::sub(getCompileSubcommand()));
+cl::opt<std::string> modelPath(cl::Positional,
+                               cl::desc("MODEL.mlir|MODEL.onnx"), cl::Required,
+                               cl::sub(getCompileSubcommand()));
 
 cl::opt<std::string> preset(
     "preset",
@@ -196,7 +198,12 @@ int runCompileCommand() {
   llvm::SourceMgr sourceMgr;
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  OwningOpRef<ModuleOp> module = loadMlirModel(modelPath, context, sourceMgr);
+  FailureOr<OnnxImportOptions> importOptions =
+      getImportOptions("dispatchlab compile");
+  if (failed(importOptions))
+    return 2;
+  OwningOpRef<ModuleOp> module =
+      loadModel(modelPath, context, sourceMgr, *importOptions);
   if (!module)
     return 1;
 
@@ -233,8 +240,7 @@ int runCompileCommand() {
       json.getAsObject()->try_emplace("provenance",
                                       Provenance::current().toJson());
       os << llvm::formatv("{0:2}", json) << "\n";
-    }
-    else if (kind == "dispatch-ir")
+    } else if (kind == "dispatch-ir")
       os << *module << "\n";
     else if (kind == "dot")
       printDispatchGraph(*module, os);

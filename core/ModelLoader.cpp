@@ -3,6 +3,7 @@
 #include "core/ModelLoader.h"
 
 #include "core/UtilCompatDialect.h"
+#include "core/onnx/OnnxModelFile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -66,6 +67,18 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   if (failed(verify(*module)))
     return nullptr;
   return module;
+}
+
+OwningOpRef<ModuleOp> loadModel(StringRef path, MLIRContext &context,
+                                llvm::SourceMgr &sourceMgr,
+                                const OnnxImportOptions &importOptions) {
+  if (!onnx_import::isOnnxPath(path))
+    return loadMlirModel(path, context, sourceMgr);
+  FailureOr<OwningOpRef<ModuleOp>> module =
+      importOnnxModel(path, context, importOptions);
+  if (failed(module))
+    return nullptr;
+  return std::move(*module);
 }
 
 } // namespace dispatchlab

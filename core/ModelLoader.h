@@ -3,6 +3,8 @@
 #ifndef DISPATCHLAB_CORE_MODELLOADER_H
 #define DISPATCHLAB_CORE_MODELLOADER_H
 
+#include "core/onnx/OnnxImporter.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "llvm/Support/SourceMgr.h"
@@ -18,6 +20,12 @@ namespace dispatchlab {
 mlir::OwningOpRef<mlir::ModuleOp> loadMlirModel(llvm::StringRef path,
                                                 mlir::MLIRContext &context,
                                                 llvm::SourceMgr &sourceMgr);
+
+/// Loads a model of any format dispatchlab reads: ONNX (`.onnx`,
+/// `.onnxtxt`, imported with `importOptions`) or else MLIR as above.
+mlir::OwningOpRef<mlir::ModuleOp>
+loadModel(llvm::StringRef path, mlir::MLIRContext &context,
+          llvm::SourceMgr &sourceMgr, const OnnxImportOptions &importOptions);
 
 } // namespace dispatchlab
 

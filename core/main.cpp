@@ -6,7 +6,11 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/CompileCommand.h"
+#include "core/CoordinatorCommand.h"
+#include "core/ImportCommand.h"
 #include "core/Provenance.h"
+#include "core/SweepCommand.h"
+#include "core/WorkerCommand.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
@@ -20,6 +24,10 @@ struct Subcommand {
 
 const Subcommand kSubcommands[] = {
     {dispatchlab::getCompileSubcommand, dispatchlab::runCompileCommand},
+    {dispatchlab::getSweepSubcommand, dispatchlab::runSweepCommand},
+    {dispatchlab::getCoordinatorSubcommand, dispatchlab::runCoordinatorCommand},
+    {dispatchlab::getWorkerSubcommand, dispatchlab::runWorkerCommand},
+    {dispatchlab::getImportSubcommand, dispatchlab::runImportCommand},
 };
 } // namespace
 
@@ -34,12 +42,16 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "dispatchlab: how an ML compiler cuts a model into dispatches\n\n"
-      "  dispatchlab compile MODEL.mlir [options]\n");
+      "  dispatchlab compile MODEL.mlir [options]\n"
+      "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
+      "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
+      "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n");
 
   for (const Subcommand &subcommand : kSubcommands)
     if (subcommand.get())
       return subcommand.run();
 
-  llvm::errs() << "dispatchlab: missing subcommand (try 'dispatchlab --help')\n";
+  llvm::errs()
+      << "dispatchlab: missing subcommand (try 'dispatchlab --help')\n";
   return 2;
 }

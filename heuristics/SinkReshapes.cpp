@@ -48,7 +48,9 @@ static bool shouldSinkExpandShape(OpOperand *operand) {
   if (consumer.getNumParallelLoops() != consumer.getNumLoops() ||
       isBitExtendOp(consumer))
     return false;
-  if (!isTileAndFusable(expand.getSrc().getDefiningOp()))
+  // A reshaped function argument (e.g. a parameter) has no producer to fuse.
+  Operation *source = expand.getSrc().getDefiningOp();
+  if (!source || !isTileAndFusable(source))
     return false;
   for (OpOperand &other : consumer->getOpOperands()) {
     auto producer = other.get().getDefiningOp<linalg::LinalgOp>();

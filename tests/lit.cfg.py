@@ -4,7 +4,7 @@ import lit.formats
 
 config.name = "dispatchlab"
 config.test_format = lit.formats.ShTest(execute_external=True)
-config.suffixes = [".mlir", ".test"]
+config.suffixes = [".mlir", ".onnxtxt", ".test"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.dispatchlab_bin_dir), "tests")
 config.excludes = ["unit", "bench", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "inputs"]

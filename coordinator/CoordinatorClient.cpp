@@ -1,0 +1,50 @@
+//===- CoordinatorClient.cpp - connecting to a coordinator ----------------===//
+
+#include "coordinator/CoordinatorClient.h"
+
+#include "coordinator/CoordinatorServer.h"
+
+#include <grpcpp/create_channel.h>
+#include <grpcpp/security/credentials.h>
+
+#include <cstdlib>
+
+namespace dispatchlab {
+
+CoordinatorClient::CoordinatorClient(const ClientConfig &config)
+    : token(config.token) {
+  std::shared_ptr<grpc::ChannelCredentials> credentials;
+  if (!config.tlsCaPath.empty()) {
+    grpc::SslCredentialsOptions options;
+    options.pem_root_certs = readSecretFile(config.tlsCaPath) + "\n";
+    credentials = grpc::SslCredentials(options);
+  } else {
+    credentials = grpc::InsecureChannelCredentials();
+  }
+  grpc::ChannelArguments arguments;
+  arguments.SetMaxReceiveMessageSize(256 << 20);
+  arguments.SetMaxSendMessageSize(256 << 20);
+  // Reconnect quickly after a coordinator restart.
+  arguments.SetInt(GRPC_ARG_MAX_RECONNECT_BACKOFF_MS, 1000);
+  stubPtr = coordinator::Coordinator::NewStub(
+      grpc::CreateCustomChannel(config.address, credentials, arguments));
+}
+
+std::unique_ptr<grpc::ClientContext> CoordinatorClient::context(
+    std::optional<std::chrono::milliseconds> timeout) const {
+  auto context = std::make_unique<grpc::ClientContext>();
+  if (!token.empty())
+    context->AddMetadata("authorization", "Bearer " + token);
+  if (timeout)
+    context->set_deadline(std::chrono::system_clock::now() + *timeout);
+  return context;
+}
+
+std::string resolveToken(const std::string &tokenFile) {
+  if (!tokenFile.empty())
+    return readSecretFile(tokenFile);
+  const char *fromEnv = std::getenv("DISPATCHLAB_TOKEN");
+  return fromEnv ? fromEnv : "";
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,48 @@
+//===- CoordinatorClient.h - connecting to a coordinator --------*- C++ -*-===//
+
+#ifndef DISPATCHLAB_COORDINATOR_COORDINATORCLIENT_H
+#define DISPATCHLAB_COORDINATOR_COORDINATORCLIENT_H
+
+#include "proto/coordinator.grpc.pb.h"
+
+#include <grpcpp/client_context.h>
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace dispatchlab {
+
+struct ClientConfig {
+  /// HOST:PORT.
+  std::string address;
+  /// Sent as "authorization: Bearer TOKEN" when not empty.
+  std::string token;
+  /// PEM root certificate; set: TLS.
+  std::string tlsCaPath;
+};
+
+/// A stub and the per-call context setup every caller of the coordinator
+/// shares (token, deadline).
+class CoordinatorClient {
+public:
+  explicit CoordinatorClient(const ClientConfig &config);
+
+  coordinator::Coordinator::Stub &stub() { return *stubPtr; }
+
+  /// A context carrying the token, with a deadline unless none is given.
+  std::unique_ptr<grpc::ClientContext>
+  context(std::optional<std::chrono::milliseconds> timeout) const;
+
+private:
+  std::string token;
+  std::unique_ptr<coordinator::Coordinator::Stub> stubPtr;
+};
+
+/// The token of `tokenFile` if given, else $DISPATCHLAB_TOKEN, else empty.
+std::string resolveToken(const std::string &tokenFile);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_COORDINATOR_COORDINATORCLIENT_H

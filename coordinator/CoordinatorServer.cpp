@@ -1,0 +1,72 @@
+//===- CoordinatorServer.cpp - a running coordinator ----------------------===//
+
+#include "coordinator/CoordinatorServer.h"
+
+#include "llvm/ADT/StringRef.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+#include <grpcpp/security/server_credentials.h>
+#include <grpcpp/server_builder.h>
+
+#include <stdexcept>
+
+namespace dispatchlab {
+
+std::string readSecretFile(const std::string &path) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer)
+    throw std::runtime_error(llvm::formatv("cannot read '{0}': {1}", path,
+                                           buffer.getError().message()));
+  return (*buffer)->getBuffer().rtrim("\r\n").str();
+}
+
+CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
+  host = llvm::StringRef(config.listen).rsplit(':').first.str();
+  store = std::make_unique<ResultStore>(config.dbPath);
+  queue = std::make_unique<JobQueue>(*store, config.policy);
+  service = std::make_unique<CoordinatorService>(*queue, KeyContext::current(),
+                                                 config.token);
+
+  std::shared_ptr<grpc::ServerCredentials> credentials;
+  if (!config.tlsCertPath.empty() || !config.tlsKeyPath.empty()) {
+    grpc::SslServerCredentialsOptions options;
+    options.pem_key_cert_pairs.push_back(
+        {readSecretFile(config.tlsKeyPath) + "\n",
+         readSecretFile(config.tlsCertPath) + "\n"});
+    credentials = grpc::SslServerCredentials(options);
+  } else {
+    credentials = grpc::InsecureServerCredentials();
+  }
+  grpc::ServerBuilder builder;
+  builder.AddListeningPort(config.listen, credentials, &boundPort);
+  builder.RegisterService(service.get());
+  // Leases carry model bytes; ONNX models exceed gRPC's 4 MB default.
+  builder.SetMaxReceiveMessageSize(256 << 20);
+  builder.SetMaxSendMessageSize(256 << 20);
+  server = builder.BuildAndStart();
+  if (!server || boundPort == 0)
+    throw std::runtime_error(
+        llvm::formatv("cannot listen on '{0}'", config.listen));
+}
+
+CoordinatorServer::~CoordinatorServer() { shutdown(); }
+
+std::string CoordinatorServer::address() const {
+  std::string connectHost = host;
+  // A wildcard bind is reachable on loopback.
+  if (connectHost.empty() || connectHost == "0.0.0.0" || connectHost == "[::]")
+    connectHost = "127.0.0.1";
+  return llvm::formatv("{0}:{1}", connectHost, boundPort);
+}
+
+void CoordinatorServer::shutdown() {
+  if (!server)
+    return;
+  queue->shutdown();
+  server->Shutdown(std::chrono::system_clock::now() + std::chrono::seconds(2));
+}
+
+void CoordinatorServer::wait() { server->Wait(); }
+
+} // namespace dispatchlab

@@ -1,0 +1,66 @@
+//===- CoordinatorServer.h - a running coordinator --------------*- C++ -*-===//
+//
+// Opens the result database and serves the Coordinator service on an
+// address, with optional TLS; used by `dispatchlab coordinator`, by embedded
+// sweeps and by the benchmark.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_COORDINATOR_COORDINATORSERVER_H
+#define DISPATCHLAB_COORDINATOR_COORDINATORSERVER_H
+
+#include "coordinator/CoordinatorService.h"
+#include "coordinator/JobQueue.h"
+#include "results/ResultStore.h"
+
+#include <grpcpp/server.h>
+
+#include <memory>
+#include <string>
+
+namespace dispatchlab {
+
+struct ServerConfig {
+  /// HOST:PORT; port 0 picks a free one.
+  std::string listen = "127.0.0.1:0";
+  std::string dbPath;
+  /// Empty: no token required.
+  std::string token;
+  /// PEM files; both set: TLS.
+  std::string tlsCertPath, tlsKeyPath;
+  QueuePolicy policy;
+};
+
+class CoordinatorServer {
+public:
+  /// Throws std::runtime_error (StoreError for the database) when the
+  /// database cannot be opened or the address cannot be bound.
+  explicit CoordinatorServer(const ServerConfig &config);
+  ~CoordinatorServer();
+
+  /// The bound port (the chosen one when asked for 0).
+  int port() const { return boundPort; }
+  /// HOST:PORT clients connect to.
+  std::string address() const;
+  JobQueue &getQueue() { return *queue; }
+
+  /// Stops serving: streams and long polls end, in-flight calls finish.
+  void shutdown();
+  /// Blocks until shutdown() (from another thread).
+  void wait();
+
+private:
+  std::string host;
+  int boundPort = 0;
+  std::unique_ptr<ResultStore> store;
+  std::unique_ptr<JobQueue> queue;
+  std::unique_ptr<CoordinatorService> service;
+  std::unique_ptr<grpc::Server> server;
+};
+
+/// A whole file's content without its trailing newline (token files).
+std::string readSecretFile(const std::string &path);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_COORDINATOR_COORDINATORSERVER_H

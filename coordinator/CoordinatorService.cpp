@@ -1,0 +1,251 @@
+//===- CoordinatorService.cpp - the Coordinator gRPC service --------------===//
+
+#include "coordinator/CoordinatorService.h"
+
+#include "coordinator/SweepSpec.h"
+
+#include "google/protobuf/text_format.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <thread>
+
+namespace dispatchlab {
+
+CoordinatorService::CoordinatorService(JobQueue &queue, KeyContext context,
+                                       std::string token)
+    : queue(queue), keyContext(std::move(context)), token(std::move(token)) {}
+
+grpc::Status CoordinatorService::authorize(grpc::ServerContext *context) const {
+  if (token.empty())
+    return grpc::Status::OK;
+  auto [begin, end] = context->client_metadata().equal_range("authorization");
+  std::string expected = "Bearer " + token;
+  for (auto it = begin; it != end; ++it) {
+    // Compare every byte, so timing says nothing about a wrong token.
+    const grpc::string_ref &given = it->second;
+    if (given.size() != expected.size())
+      continue;
+    unsigned char difference = 0;
+    for (size_t i = 0; i < given.size(); ++i)
+      difference |= given.data()[i] ^ expected[i];
+    if (difference == 0)
+      return grpc::Status::OK;
+  }
+  return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
+                      "missing or wrong coordinator token");
+}
+
+grpc::Status
+CoordinatorService::SubmitSweep(grpc::ServerContext *context,
+                                const coordinator::SubmitSweepRequest *request,
+                                coordinator::SubmitSweepReply *reply) {
+  if (grpc::Status status = authorize(context); !status.ok())
+    return status;
+  // Clients validate with file locations; this guards the service itself.
+  std::vector<SpecIssue> issues = validateSweepSpec(request->spec());
+  if (!issues.empty())
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        issues.front().fieldPath() + ": " +
+                            issues.front().message);
+  std::vector<ModelContent> models;
+  for (const coordinator::Model &model : request->models())
+    models.push_back({model.name(), model.extension(), model.content()});
+  std::vector<ExpandedJob> jobs;
+  std::string error;
+  if (!expandSweep(request->spec(), models, keyContext, jobs, error))
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, error);
+  std::string specText;
+  google::protobuf::TextFormat::PrintToString(request->spec(), &specText);
+  try {
+    SubmitResult result = queue.submit(request->spec().name(), specText, models,
+                                       jobs, request->force(), unixNow());
+    reply->set_sweep_id(result.sweepId);
+    reply->set_jobs(result.jobs);
+    reply->set_cached(result.cached);
+    reply->set_resumed(result.resumed);
+    reply->set_finished(result.finished);
+  } catch (const StoreError &e) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status CoordinatorService::RegisterWorker(
+    grpc::ServerContext *context,
+    const coordinator::RegisterWorkerRequest *request,
+    coordinator::RegisterWorkerReply *reply) {
+  if (grpc::Status status = authorize(context); !status.ok())
+    return status;
+  const coordinator::Host &host = request->host();
+  if (host.dispatchlab_commit() != keyContext.dispatchlabCommit ||
+      host.llvm_version() != keyContext.llvmVersion)
+    return grpc::Status(
+        grpc::StatusCode::FAILED_PRECONDITION,
+        llvm::formatv("worker runs dispatchlab {0} on LLVM {1}, the "
+                      "coordinator keys results for {2} on LLVM {3}",
+                      host.dispatchlab_commit(), host.llvm_version(),
+                      keyContext.dispatchlabCommit, keyContext.llvmVersion));
+  WorkerRecord record{host.hostname(),           host.cpu(),
+                      host.features(),           host.llvm_version(),
+                      host.dispatchlab_commit(), host.cores(),
+                      request->slots()};
+  try {
+    reply->set_worker_id(queue.addWorker(record, unixNow()));
+  } catch (const StoreError &e) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+  }
+  reply->set_heartbeat_seconds(queue.getPolicy().leaseSeconds / 4);
+  return grpc::Status::OK;
+}
+
+grpc::Status
+CoordinatorService::LeaseJob(grpc::ServerContext *context,
+                             const coordinator::LeaseJobRequest *request,
+                             coordinator::LeaseJobReply *reply) {
+  if (grpc::Status status = authorize(context); !status.ok())
+    return status;
+  auto deadline = std::chrono::steady_clock::now() +
+                  std::chrono::milliseconds(request->wait_ms());
+  try {
+    while (true) {
+      uint64_t seen = queue.version();
+      if (std::optional<LeasedJob> leased =
+              queue.lease(request->worker_id(), unixNow())) {
+        std::optional<StoredModel> model = queue.model(leased->modelHash);
+        coordinator::Job &job = *reply->mutable_job();
+        job.set_job_id(leased->jobId);
+        job.set_lease_id(leased->leaseId);
+        job.set_kind(static_cast<sweep::JobKind>(leased->kind));
+        job.set_model_hash(leased->modelHash);
+        if (model) {
+          job.mutable_model()->set_name(model->name);
+          job.mutable_model()->set_extension(model->extension);
+          job.mutable_model()->set_content(model->content);
+        }
+        job.set_preset(leased->preset);
+        job.set_options(leased->options);
+        job.mutable_measurement()->ParseFromString(leased->measurement);
+        return grpc::Status::OK;
+      }
+      auto now = std::chrono::steady_clock::now();
+      if (now >= deadline || context->IsCancelled() || queue.isShutDown())
+        return grpc::Status::OK;
+      // Wake on new work, and at least every 200 ms for backoffs and
+      // expiring leases, which change nothing until their time comes.
+      queue.waitForChange(
+          seen, std::min(std::chrono::duration_cast<std::chrono::milliseconds>(
+                             deadline - now),
+                         std::chrono::milliseconds(200)));
+    }
+  } catch (const StoreError &e) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+  }
+}
+
+grpc::Status
+CoordinatorService::Heartbeat(grpc::ServerContext *context,
+                              const coordinator::HeartbeatRequest *request,
+                              coordinator::HeartbeatReply *reply) {
+  if (grpc::Status status = authorize(context); !status.ok())
+    return status;
+  try {
+    reply->set_lease_valid(queue.heartbeat(request->job_id(),
+                                           request->lease_id(),
+                                           request->worker_id(), unixNow()));
+  } catch (const StoreError &e) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status CoordinatorService::ReportResult(
+    grpc::ServerContext *context,
+    const coordinator::ReportResultRequest *request,
+    coordinator::ReportResultReply *reply) {
+  if (grpc::Status status = authorize(context); !status.ok())
+    return status;
+  JobReport report;
+  switch (request->outcome()) {
+  case coordinator::SUCCEEDED:
+    report.outcome = JobOutcome::Succeeded;
+    break;
+  case coordinator::FAILED:
+    report.outcome = JobOutcome::Failed;
+    break;
+  case coordinator::INFRASTRUCTURE_ERROR:
+    report.outcome = JobOutcome::InfrastructureError;
+    break;
+  default:
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        "report without an outcome");
+  }
+  report.statsJson = request->stats_json();
+  report.provenanceJson = request->provenance_json();
+  report.error = request->error();
+  report.exitCode = request->exit_code();
+  report.signal = request->signal();
+  report.stderrTail = request->stderr_tail();
+  report.wallSeconds = request->wall_seconds();
+  try {
+    reply->set_accepted(queue.report(request->job_id(), request->lease_id(),
+                                     request->worker_id(), report, unixNow()));
+  } catch (const StoreError &e) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+  }
+  return grpc::Status::OK;
+}
+
+grpc::Status CoordinatorService::WatchSweep(
+    grpc::ServerContext *context, const coordinator::WatchSweepRequest *request,
+    grpc::ServerWriter<coordinator::SweepProgress> *writer) {
+  if (grpc::Status status = authorize(context); !status.ok())
+    return status;
+  try {
+    std::string name = queue.sweepName(request->sweep_id());
+    if (name.empty())
+      return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                          llvm::formatv("no sweep {0}", request->sweep_id()));
+    std::optional<SweepCounts> last;
+    while (!context->IsCancelled()) {
+      uint64_t seen = queue.version();
+      SweepCounts counts = queue.counts(request->sweep_id());
+      if (!last || !(*last == counts) || counts.finished()) {
+        coordinator::SweepProgress progress;
+        progress.set_name(name);
+        progress.set_total(counts.total);
+        progress.set_done(counts.done);
+        progress.set_failed(counts.failed);
+        progress.set_cached(counts.cached);
+        progress.set_running(counts.running);
+        progress.set_pending(counts.pending);
+        progress.set_finished(counts.finished());
+        if (counts.finished())
+          for (const JobRowView &row : queue.rows(request->sweep_id())) {
+            coordinator::JobRow &out = *progress.add_rows();
+            out.set_model(row.model);
+            out.set_variant(row.variant);
+            out.set_state(row.state);
+            out.set_stats_json(row.statsJson);
+            out.set_error(row.error);
+          }
+        if (!writer->Write(progress) || counts.finished())
+          return grpc::Status::OK;
+        last = counts;
+        // At most ten updates a second, however fast jobs finish.
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+      }
+      if (queue.isShutDown())
+        return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                            "coordinator shutting down");
+      // Expiring leases change state with no event; look at least each
+      // second.
+      queue.waitForChange(seen, std::chrono::milliseconds(1000));
+    }
+  } catch (const StoreError &e) {
+    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+  }
+  return grpc::Status::CANCELLED;
+}
+
+} // namespace dispatchlab

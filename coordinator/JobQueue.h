@@ -1,0 +1,156 @@
+//===- JobQueue.h - sweeps' jobs, leases and outcomes -----------*- C++ -*-===//
+//
+// The jobs table of the result database and the rules for moving a job
+// through it: submission (reusing stored results), leases with deadlines,
+// heartbeats, expiry and re-lease, retries of infrastructure errors with
+// exponential backoff up to a cap, and reports that count once. Every state
+// change is one SQLite transaction, so a coordinator killed at any point
+// restarts where it was. Thread-safe.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_COORDINATOR_JOBQUEUE_H
+#define DISPATCHLAB_COORDINATOR_JOBQUEUE_H
+
+#include "coordinator/SweepExpander.h"
+#include "results/ResultStore.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+struct QueuePolicy {
+  /// How long a lease lasts without a heartbeat.
+  double leaseSeconds = 30;
+  /// Leases a job may get; an infrastructure error or expired lease after
+  /// the last one fails the job.
+  int maxAttempts = 4;
+  /// Retry n waits min(cap, base * 2^(n-1)).
+  double backoffBaseSeconds = 1;
+  double backoffCapSeconds = 60;
+};
+
+struct SubmitResult {
+  int64_t sweepId = 0;
+  int64_t jobs = 0;
+  int64_t cached = 0;
+  bool resumed = false;
+  /// Jobs of a resumed sweep already done, failed or cached.
+  int64_t finished = 0;
+};
+
+struct LeasedJob {
+  int64_t jobId = 0;
+  /// 1 for the first lease of the job, 2 for the next, ...
+  int64_t leaseId = 0;
+  int kind = 0;
+  std::string modelHash;
+  std::string preset;
+  std::string options;
+  /// Binary `sweep::Measurement`.
+  std::string measurement;
+};
+
+enum class JobOutcome { Succeeded, Failed, InfrastructureError };
+
+struct JobReport {
+  JobOutcome outcome = JobOutcome::Succeeded;
+  std::string statsJson;
+  std::string provenanceJson;
+  std::string error;
+  int exitCode = 0;
+  int signal = 0;
+  std::string stderrTail;
+  double wallSeconds = 0;
+};
+
+struct SweepCounts {
+  int64_t total = 0, done = 0, failed = 0, cached = 0, running = 0, pending = 0;
+  bool finished() const { return done + failed + cached == total; }
+  bool operator==(const SweepCounts &other) const {
+    return total == other.total && done == other.done &&
+           failed == other.failed && cached == other.cached &&
+           running == other.running && pending == other.pending;
+  }
+};
+
+struct JobRowView {
+  std::string model, variant, state, statsJson, error;
+};
+
+class JobQueue {
+public:
+  JobQueue(ResultStore &store, QueuePolicy policy);
+
+  /// Adds a sweep and its jobs. The same jobs submitted again (same spec,
+  /// models and build) resume the existing sweep unless `force`; jobs whose
+  /// content key has a stored result start as cached unless `force`.
+  SubmitResult submit(const std::string &name, const std::string &specText,
+                      llvm::ArrayRef<ModelContent> models,
+                      llvm::ArrayRef<ExpandedJob> jobs, bool force, double now);
+
+  /// The oldest ready job, leased to `workerId` until now + leaseSeconds.
+  /// Expired leases are requeued (or failed) first.
+  std::optional<LeasedJob> lease(int64_t workerId, double now);
+
+  /// Extends the lease; false if it is no longer the job's current lease.
+  bool heartbeat(int64_t jobId, int64_t leaseId, int64_t workerId, double now);
+
+  /// Records an outcome. A success or failure of any lease of a job that is
+  /// not finished yet is accepted (a late report from an expired lease saves
+  /// the rerun); anything for a finished job is a duplicate and ignored. An
+  /// infrastructure error counts only for the current lease. Returns whether
+  /// the report was accepted.
+  bool report(int64_t jobId, int64_t leaseId, int64_t workerId,
+              const JobReport &report, double now);
+
+  /// Requeues leases past their deadline; returns how many.
+  int expireLeases(double now);
+
+  /// Returns every leased job to pending without counting the lease as an
+  /// attempt: for an embedded sweep resuming after its own interruption,
+  /// when no worker of the previous run can still hold a lease.
+  int releaseAllLeases();
+
+  SweepCounts counts(int64_t sweepId);
+  std::vector<JobRowView> rows(int64_t sweepId);
+  std::string sweepName(int64_t sweepId);
+
+  /// Registers a worker and returns its id.
+  int64_t addWorker(const WorkerRecord &worker, double now);
+
+  /// A model's stored bytes (what leases hand out).
+  std::optional<StoredModel> model(const std::string &hash);
+
+  /// A counter bumped on every state change, and a wait for it to move.
+  uint64_t version();
+  void waitForChange(uint64_t seen, std::chrono::milliseconds timeout);
+
+  /// Wakes every waiter for good (server shutdown).
+  void shutdown();
+  bool isShutDown();
+
+  const QueuePolicy &getPolicy() const { return policy; }
+
+private:
+  double backoff(int64_t attempts) const;
+  int expireLocked(double now);
+  void changed();
+
+  ResultStore &store;
+  QueuePolicy policy;
+  std::mutex mutex;
+  std::condition_variable cv;
+  uint64_t changeCount = 0;
+  bool stopped = false;
+};
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_COORDINATOR_JOBQUEUE_H

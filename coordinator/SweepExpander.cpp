@@ -1,0 +1,188 @@
+//===- SweepExpander.cpp - a sweep spec as jobs with content keys ---------===//
+
+#include "coordinator/SweepExpander.h"
+
+#include "core/Provenance.h"
+#include "heuristics/HeuristicOptions.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/SHA256.h"
+
+namespace dispatchlab {
+
+KeyContext KeyContext::current() {
+  Provenance provenance = Provenance::current();
+  return {provenance.dispatchlabCommit, provenance.llvmVersion,
+          provenance.hostCpu};
+}
+
+std::string sha256Hex(llvm::StringRef bytes) {
+  std::array<uint8_t, 32> digest =
+      llvm::SHA256::hash(llvm::arrayRefFromStringRef(bytes));
+  return llvm::toHex(digest, /*LowerCase=*/true);
+}
+
+sweep::Measurement withDefaults(const sweep::Measurement &measurement) {
+  sweep::Measurement result = measurement;
+  if (result.repetitions() == 0)
+    result.set_repetitions(1);
+  if (result.threads() == 0)
+    result.set_threads(1);
+  if (result.timeout_seconds() == 0)
+    result.set_timeout_seconds(300);
+  if (result.memory_limit_mb() == 0)
+    result.set_memory_limit_mb(4096);
+  return result;
+}
+
+std::string toString(const sweep::Measurement &measurement) {
+  return llvm::formatv("memory_limit_mb={0}\nrepetitions={1}\nthreads={2}\n"
+                       "test_sleep_ms={3}\ntimeout_seconds={4}\n"
+                       "tolerance={5}\n",
+                       measurement.memory_limit_mb(), measurement.repetitions(),
+                       measurement.threads(), measurement.test_sleep_ms(),
+                       measurement.timeout_seconds(), measurement.tolerance());
+}
+
+namespace {
+/// Options of `preset` with `overrides` ("key=value") applied.
+bool resolve(llvm::StringRef preset,
+             llvm::ArrayRef<std::pair<std::string, std::string>> overrides,
+             HeuristicOptions &options, std::string &error) {
+  mlir::FailureOr<HeuristicOptions> base =
+      HeuristicOptions::fromPreset(preset.empty() ? "iree-O0" : preset);
+  if (failed(base)) {
+    error = llvm::formatv("unknown preset '{0}'", preset);
+    return false;
+  }
+  options = *base;
+  for (const auto &[key, value] : overrides)
+    if (failed(options.set(key, value, error)))
+      return false;
+  return true;
+}
+} // namespace
+
+bool resolveVariants(const sweep::SweepSpec &spec,
+                     std::vector<ResolvedVariant> &variants,
+                     std::string &error) {
+  sweep::JobKind sweepKind =
+      spec.kind() == sweep::JOB_KIND_UNSPECIFIED ? sweep::COMPILE : spec.kind();
+  auto add = [&](std::string name, sweep::JobKind kind, llvm::StringRef preset,
+                 llvm::ArrayRef<std::pair<std::string, std::string>> sets) {
+    HeuristicOptions options;
+    if (!resolve(preset, sets, options, error)) {
+      error = llvm::formatv("variant '{0}': {1}", name, error);
+      return false;
+    }
+    variants.push_back({std::move(name),
+                        kind == sweep::JOB_KIND_UNSPECIFIED ? sweepKind : kind,
+                        options.preset, options.toString()});
+    return true;
+  };
+
+  for (const sweep::Variant &variant : spec.variants()) {
+    std::vector<std::pair<std::string, std::string>> sets;
+    for (llvm::StringRef set : variant.set()) {
+      auto [key, value] = set.split('=');
+      sets.push_back({key.trim().str(), value.trim().str()});
+    }
+    if (!add(variant.name(), variant.kind(), variant.preset(), sets))
+      return false;
+  }
+
+  // Cartesian product, last axis fastest, like nested loops in spec order.
+  if (!spec.axes().empty()) {
+    std::vector<int> index(spec.axes_size(), 0);
+    while (true) {
+      std::string preset = spec.axes_preset();
+      std::vector<std::pair<std::string, std::string>> sets;
+      std::vector<std::string> nameParts;
+      for (int i = 0; i < spec.axes_size(); ++i) {
+        const sweep::Axis &axis = spec.axes(i);
+        if (axis.values().empty()) {
+          error = llvm::formatv("axis '{0}' has no values", axis.knob());
+          return false;
+        }
+        const std::string &value = axis.values(index[i]);
+        nameParts.push_back(axis.knob() + "=" + value);
+        if (axis.knob() == "preset")
+          preset = value;
+        else
+          sets.push_back({axis.knob(), value});
+      }
+      if (!add(llvm::join(nameParts, ","), sweep::JOB_KIND_UNSPECIFIED, preset,
+               sets))
+        return false;
+      int i = spec.axes_size() - 1;
+      for (; i >= 0; --i) {
+        if (++index[i] < spec.axes(i).values_size())
+          break;
+        index[i] = 0;
+      }
+      if (i < 0)
+        break;
+    }
+  }
+
+  llvm::StringMap<std::string> seen;
+  for (const ResolvedVariant &variant : variants) {
+    std::string identity = llvm::formatv(
+        "{0}\n{1}", static_cast<int>(variant.kind), variant.options);
+    auto [it, inserted] = seen.try_emplace(identity, variant.name);
+    if (!inserted) {
+      error = llvm::formatv("variants '{0}' and '{1}' resolve to the same "
+                            "options; they would be one job",
+                            it->second, variant.name);
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string contentKey(llvm::StringRef modelHash,
+                       const ResolvedVariant &variant,
+                       const sweep::Measurement &measurement,
+                       const KeyContext &context) {
+  // The preset name is left out: only the resolved knobs matter.
+  return sha256Hex(
+      llvm::formatv("model={0}\nkind={1}\n--options--\n{2}--measurement--\n"
+                    "{3}dispatchlab={4}\nllvm={5}\ncpu={6}\n",
+                    modelHash, sweep::JobKind_Name(variant.kind),
+                    variant.options, toString(measurement),
+                    context.dispatchlabCommit, context.llvmVersion,
+                    context.cpuClass)
+          .str());
+}
+
+bool expandSweep(const sweep::SweepSpec &spec,
+                 llvm::ArrayRef<ModelContent> models, const KeyContext &context,
+                 std::vector<ExpandedJob> &jobs, std::string &error) {
+  if (static_cast<int>(models.size()) != spec.models_size()) {
+    error = llvm::formatv("{0} models named but {1} sent", spec.models_size(),
+                          models.size());
+    return false;
+  }
+  std::vector<ResolvedVariant> variants;
+  if (!resolveVariants(spec, variants, error))
+    return false;
+  sweep::Measurement measurement = withDefaults(spec.measurement());
+  llvm::StringMap<bool> seenModels;
+  for (const ModelContent &model : models) {
+    std::string hash = sha256Hex(model.content);
+    if (!seenModels.try_emplace(hash, true).second) {
+      error = llvm::formatv("model '{0}' has the same content as an earlier "
+                            "model of the sweep",
+                            model.name);
+      return false;
+    }
+    for (const ResolvedVariant &variant : variants)
+      jobs.push_back({model.name, hash, variant, measurement,
+                      contentKey(hash, variant, measurement, context)});
+  }
+  return true;
+}
+
+} // namespace dispatchlab

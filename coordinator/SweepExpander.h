@@ -1,0 +1,87 @@
+//===- SweepExpander.h - a sweep spec as jobs with content keys -*- C++ -*-===//
+//
+// Turns a valid spec into its jobs: every model crossed with every variant
+// (the explicit ones, then the cartesian product of the axes), each with
+// options resolved to the canonical HeuristicOptions text and a content key
+// that names the result it produces.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_COORDINATOR_SWEEPEXPANDER_H
+#define DISPATCHLAB_COORDINATOR_SWEEPEXPANDER_H
+
+#include "proto/sweep.pb.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+/// What results are computed under besides the job itself: a result is only
+/// reused by the same build on the same class of CPU.
+struct KeyContext {
+  std::string dispatchlabCommit;
+  std::string llvmVersion;
+  std::string cpuClass;
+
+  /// This process and host.
+  static KeyContext current();
+};
+
+struct ModelContent {
+  std::string name;
+  std::string extension;
+  std::string content;
+};
+
+struct ResolvedVariant {
+  std::string name;
+  sweep::JobKind kind;
+  std::string preset;
+  /// HeuristicOptions::toString().
+  std::string options;
+};
+
+struct ExpandedJob {
+  std::string modelName;
+  std::string modelHash;
+  ResolvedVariant variant;
+  sweep::Measurement measurement;
+  std::string contentKey;
+};
+
+/// Lower-case hex SHA-256.
+std::string sha256Hex(llvm::StringRef bytes);
+
+/// The measurement with every unset field at its default.
+sweep::Measurement withDefaults(const sweep::Measurement &measurement);
+
+/// Canonical text of a measurement (what keys hash).
+std::string toString(const sweep::Measurement &measurement);
+
+/// The spec's variants in order: explicit ones, then one per point of the
+/// axes' product, named "knob=value,knob=value". Returns false with `error`
+/// when a knob does not resolve or two variants have the same kind and
+/// options (they would be one job).
+bool resolveVariants(const sweep::SweepSpec &spec,
+                     std::vector<ResolvedVariant> &variants,
+                     std::string &error);
+
+/// Hash of everything that determines a job's result.
+std::string contentKey(llvm::StringRef modelHash,
+                       const ResolvedVariant &variant,
+                       const sweep::Measurement &measurement,
+                       const KeyContext &context);
+
+/// Every job of `spec`, models in spec order, each crossed with every
+/// variant. `models` holds the content of `spec.models()`, same order.
+bool expandSweep(const sweep::SweepSpec &spec,
+                 llvm::ArrayRef<ModelContent> models, const KeyContext &context,
+                 std::vector<ExpandedJob> &jobs, std::string &error);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_COORDINATOR_SWEEPEXPANDER_H

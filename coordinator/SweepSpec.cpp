@@ -1,0 +1,292 @@
+//===- SweepSpec.cpp - reading and checking sweep specs -------------------===//
+
+#include "coordinator/SweepSpec.h"
+
+#include "heuristics/HeuristicOptions.h"
+
+#include "google/protobuf/io/tokenizer.h"
+#include "google/protobuf/text_format.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
+
+using google::protobuf::FieldDescriptor;
+using google::protobuf::TextFormat;
+
+namespace dispatchlab {
+
+std::string SpecIssue::fieldPath() const {
+  std::string text;
+  for (auto [field, index] : path) {
+    if (!text.empty())
+      text += ".";
+    text += field->name();
+    if (index >= 0)
+      text += llvm::formatv("[{0}]", index).str();
+  }
+  return text;
+}
+
+namespace {
+/// Collects issues with the path of the message being checked.
+class Checker {
+public:
+  using Path = decltype(SpecIssue::path);
+
+  void report(const Path &path, std::string message) {
+    issues.push_back({path, std::move(message)});
+  }
+
+  /// A knob override "key=value" (or an axis value) against HeuristicOptions.
+  void checkKnob(const Path &path, llvm::StringRef key, llvm::StringRef value) {
+    if (key == "preset") {
+      if (failed(HeuristicOptions::fromPreset(value)))
+        report(path, presetError(value));
+      return;
+    }
+    HeuristicOptions options;
+    std::string error;
+    if (failed(options.set(key, value, error)))
+      report(path, error);
+  }
+
+  static std::string presetError(llvm::StringRef name) {
+    return llvm::formatv("unknown preset '{0}' (expected one of {1})", name,
+                         llvm::join(HeuristicOptions::presetNames(), ", "));
+  }
+
+  std::vector<SpecIssue> issues;
+};
+
+const FieldDescriptor *field(const google::protobuf::Descriptor *message,
+                             const char *name) {
+  return message->FindFieldByName(name);
+}
+} // namespace
+
+std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec) {
+  const auto *specType = sweep::SweepSpec::descriptor();
+  const auto *variantType = sweep::Variant::descriptor();
+  const auto *axisType = sweep::Axis::descriptor();
+  Checker checker;
+
+  if (spec.name().empty())
+    checker.report({{field(specType, "name"), -1}}, "a sweep needs a name");
+  if (spec.models().empty())
+    checker.report({{field(specType, "models"), -1}},
+                   "a sweep needs at least one model");
+  if (spec.variants().empty() && spec.axes().empty())
+    checker.report({{field(specType, "variants"), -1}},
+                   "a sweep needs variants or axes");
+
+  llvm::StringSet<> names;
+  for (int i = 0; i < spec.variants_size(); ++i) {
+    const sweep::Variant &variant = spec.variants(i);
+    Checker::Path at = {{field(specType, "variants"), i}};
+    auto sub = [&](const char *name, int index = -1) {
+      Checker::Path path = at;
+      path.push_back({field(variantType, name), index});
+      return path;
+    };
+    if (variant.name().empty())
+      checker.report(sub("name"), "a variant needs a name");
+    else if (!names.insert(variant.name()).second)
+      checker.report(sub("name"), llvm::formatv("duplicate variant name '{0}'",
+                                                variant.name()));
+    if (!variant.preset().empty() &&
+        failed(HeuristicOptions::fromPreset(variant.preset())))
+      checker.report(sub("preset"), Checker::presetError(variant.preset()));
+    for (int j = 0; j < variant.set_size(); ++j) {
+      auto [key, value] = llvm::StringRef(variant.set(j)).split('=');
+      if (!llvm::StringRef(variant.set(j)).contains('='))
+        checker.report(
+            sub("set", j),
+            llvm::formatv("expected 'knob=value', got '{0}'", variant.set(j)));
+      else if (key == "preset")
+        checker.report(sub("set", j), "set the preset with 'preset:'");
+      else
+        checker.checkKnob(sub("set", j), key.trim(), value.trim());
+    }
+  }
+
+  if (!spec.axes_preset().empty() &&
+      failed(HeuristicOptions::fromPreset(spec.axes_preset())))
+    checker.report({{field(specType, "axes_preset"), -1}},
+                   Checker::presetError(spec.axes_preset()));
+  llvm::StringSet<> knobs;
+  for (int i = 0; i < spec.axes_size(); ++i) {
+    const sweep::Axis &axis = spec.axes(i);
+    Checker::Path at = {{field(specType, "axes"), i}};
+    auto sub = [&](const char *name, int index = -1) {
+      Checker::Path path = at;
+      path.push_back({field(axisType, name), index});
+      return path;
+    };
+    if (!knobs.insert(axis.knob()).second)
+      checker.report(sub("knob"),
+                     llvm::formatv("knob '{0}' has two axes", axis.knob()));
+    if (axis.values().empty())
+      checker.report(sub("values"), "an axis needs at least one value");
+    for (int j = 0; j < axis.values_size(); ++j)
+      checker.checkKnob(sub("values", j), axis.knob(), axis.values(j));
+  }
+
+  const sweep::Measurement &measurement = spec.measurement();
+  Checker::Path at = {{field(specType, "measurement"), -1}};
+  auto sub = [&](const char *name) {
+    Checker::Path path = at;
+    path.push_back({field(sweep::Measurement::descriptor(), name), -1});
+    return path;
+  };
+  if (measurement.timeout_seconds() < 0)
+    checker.report(sub("timeout_seconds"), "must not be negative");
+  if (measurement.tolerance() < 0)
+    checker.report(sub("tolerance"), "must not be negative");
+  return std::move(checker.issues);
+}
+
+namespace {
+/// Syntax errors from TextFormat, in compiler style.
+class ErrorCollector : public google::protobuf::io::ErrorCollector {
+public:
+  ErrorCollector(const std::string &fileName, std::string &errors)
+      : fileName(fileName), errors(errors) {}
+  void AddError(int line, int column, const std::string &message) override {
+    add(line, column, "error", message);
+  }
+  void AddWarning(int line, int column, const std::string &message) override {
+    add(line, column, "warning", message);
+  }
+  bool hasErrors = false;
+
+private:
+  void add(int line, int column, const char *severity,
+           const std::string &message) {
+    hasErrors |= llvm::StringRef(severity) == "error";
+    // TextFormat counts from 0.
+    errors += llvm::formatv("{0}:{1}:{2}: {3}: {4}\n", fileName, line + 1,
+                            column + 1, severity, message);
+  }
+  const std::string &fileName;
+  std::string &errors;
+};
+
+/// Where the parser saw the field of `issue` (its closest located ancestor).
+std::pair<int, int> locate(const TextFormat::ParseInfoTree &root,
+                           const SpecIssue &issue) {
+  std::pair<int, int> best = {0, 0};
+  const TextFormat::ParseInfoTree *tree = &root;
+  for (auto [field, index] : issue.path) {
+    // A repeated field as a whole (e.g. "no variants") has no location of
+    // its own; protobuf aborts on index -1 there.
+    if (!tree || (field->is_repeated() && index < 0))
+      break;
+    TextFormat::ParseLocation location = tree->GetLocation(field, index);
+    if (location.line >= 0)
+      best = {location.line + 1, location.column + 1};
+    tree =
+        field->message_type() ? tree->GetTreeForNested(field, index) : nullptr;
+  }
+  return best;
+}
+
+/// A model name from the spec resolved to a file: a path (relative to the
+/// spec) when it has a model extension or a slash, else a zoo name looked up
+/// as experiments/models/NAME.{onnx,mlir} from `baseDir` upwards.
+std::optional<std::string> resolveModel(llvm::StringRef name,
+                                        const std::string &baseDir) {
+  llvm::StringRef extension = llvm::sys::path::extension(name);
+  if (extension == ".mlir" || extension == ".onnx" || name.contains('/')) {
+    llvm::SmallString<256> path(name);
+    if (llvm::sys::path::is_relative(path)) {
+      path = baseDir;
+      llvm::sys::path::append(path, name);
+    }
+    if (!llvm::sys::fs::exists(path))
+      return std::nullopt;
+    return std::string(path);
+  }
+  llvm::SmallString<256> dir(baseDir);
+  llvm::sys::fs::make_absolute(dir);
+  for (; !dir.empty(); dir = llvm::sys::path::parent_path(dir)) {
+    for (const char *zooExtension : {".onnx", ".mlir"}) {
+      llvm::SmallString<256> path(dir);
+      llvm::sys::path::append(path, "experiments", "models",
+                              name + zooExtension);
+      if (llvm::sys::fs::exists(path))
+        return std::string(path);
+    }
+    if (llvm::sys::path::parent_path(dir) == dir)
+      break;
+  }
+  return std::nullopt;
+}
+} // namespace
+
+std::optional<LoadedSpec> parseSweepSpec(llvm::StringRef text,
+                                         const std::string &fileName,
+                                         const std::string &baseDir,
+                                         std::string &errors) {
+  LoadedSpec loaded;
+  ErrorCollector collector(fileName, errors);
+  TextFormat::ParseInfoTree locations;
+  TextFormat::Parser parser;
+  parser.RecordErrorsTo(&collector);
+  parser.WriteLocationsTo(&locations);
+  if (!parser.ParseFromString(std::string(text), &loaded.spec) ||
+      collector.hasErrors)
+    return std::nullopt;
+
+  std::vector<SpecIssue> issues = validateSweepSpec(loaded.spec);
+  const FieldDescriptor *modelsField =
+      sweep::SweepSpec::descriptor()->FindFieldByName("models");
+  for (int i = 0; i < loaded.spec.models_size(); ++i) {
+    const std::string &name = loaded.spec.models(i);
+    std::optional<std::string> path = resolveModel(name, baseDir);
+    if (!path) {
+      issues.push_back({{{modelsField, i}},
+                        llvm::formatv("model '{0}' not found (a path relative "
+                                      "to the spec, or a name under "
+                                      "experiments/models/)",
+                                      name)});
+      continue;
+    }
+    auto buffer = llvm::MemoryBuffer::getFile(*path);
+    if (!buffer) {
+      issues.push_back({{{modelsField, i}},
+                        llvm::formatv("cannot read model '{0}': {1}", *path,
+                                      buffer.getError().message())});
+      continue;
+    }
+    loaded.models.push_back({name, *path,
+                             llvm::sys::path::extension(*path).str(),
+                             (*buffer)->getBuffer().str()});
+  }
+  for (const SpecIssue &issue : issues) {
+    auto [line, column] = locate(locations, issue);
+    errors += llvm::formatv("{0}:{1}:{2}: error: {3}: {4}\n", fileName, line,
+                            column, issue.fieldPath(), issue.message);
+  }
+  if (!issues.empty())
+    return std::nullopt;
+  return loaded;
+}
+
+std::optional<LoadedSpec> loadSweepSpec(const std::string &path,
+                                        std::string &errors) {
+  auto buffer = llvm::MemoryBuffer::getFile(path);
+  if (!buffer) {
+    errors += llvm::formatv("{0}: error: cannot read sweep spec: {1}\n", path,
+                            buffer.getError().message());
+    return std::nullopt;
+  }
+  llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
+  if (dir.empty())
+    dir = ".";
+  return parseSweepSpec((*buffer)->getBuffer(), path, std::string(dir), errors);
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,69 @@
+//===- SweepSpec.h - reading and checking sweep specs -----------*- C++ -*-===//
+//
+// A sweep spec is a `dispatchlab.sweep.SweepSpec` in protobuf text format.
+// Syntax errors come from protobuf's TextFormat; semantic errors (unknown
+// knob, bad preset, missing model) are found by `validateSweepSpec` and
+// located with the parser's field locations, so both name file:line:col and
+// the field.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_COORDINATOR_SWEEPSPEC_H
+#define DISPATCHLAB_COORDINATOR_SWEEPSPEC_H
+
+#include "proto/sweep.pb.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace dispatchlab {
+
+/// One problem of a spec: the field it is about, as (field, index) steps from
+/// the root (index -1 for singular fields), and what is wrong.
+struct SpecIssue {
+  std::vector<std::pair<const google::protobuf::FieldDescriptor *, int>> path;
+  std::string message;
+
+  /// "variants[1].set[0]".
+  std::string fieldPath() const;
+};
+
+/// Checks what the text format cannot: a name, models, at least one variant,
+/// known presets and knobs with valid values, unique variant names, sane
+/// measurement settings. Model files are not looked at.
+std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec);
+
+/// A model named by a spec, read from disk.
+struct ModelFile {
+  std::string name;
+  std::string path;
+  std::string extension;
+  std::string content;
+};
+
+/// A parsed, valid spec and its models.
+struct LoadedSpec {
+  sweep::SweepSpec spec;
+  std::vector<ModelFile> models;
+};
+
+/// Reads, parses and validates the spec at `path` and reads its models.
+/// On failure returns nullopt with `errors` holding one
+/// "FILE:LINE:COL: error: FIELD: message" line per problem.
+std::optional<LoadedSpec> loadSweepSpec(const std::string &path,
+                                        std::string &errors);
+
+/// Same, for spec text already in memory; model paths are relative to
+/// `baseDir`.
+std::optional<LoadedSpec> parseSweepSpec(llvm::StringRef text,
+                                         const std::string &fileName,
+                                         const std::string &baseDir,
+                                         std::string &errors);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_COORDINATOR_SWEEPSPEC_H

@@ -1,0 +1,522 @@
+//===- ConvOps.cpp - convolutions, matrix products and pooling ------------===//
+//
+// TOSA computes in NHWC with OHWI weights: activations are transposed around
+// each conv/pool (tosa-reduce-transposes later cancels the pairs between
+// consecutive layers), weights are relaid out by parameter recipes. Grouped
+// convolutions that are neither plain nor depthwise, which TOSA lacks, become
+// linalg.conv_2d_ngchw_gfchw directly. A BatchNormalization whose only input
+// is the conv is folded into the conv's weight and bias recipes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "core/onnx/OnnxOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Tosa/Utils/ConversionUtils.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
+#include "mlir/IR/ImplicitLocOpBuilder.h"
+
+using namespace mlir;
+
+namespace dispatchlab::onnx_import {
+
+namespace {
+/// Sliding-window geometry of the two spatial dims, in TOSA's terms: ends
+/// are adjusted so (in + padBegin + padEnd - span) divides by the stride, as
+/// TOSA requires; `crop` input rows/cols are dropped at the end when even a
+/// zero end pad leaves a remainder.
+struct Window {
+  SmallVector<int64_t> kernel, stride, dilation, padBegin, padEnd, crop, out;
+
+  /// TOSA's pad attribute: top, bottom, left, right.
+  SmallVector<int64_t> tosaPad() const {
+    return {padBegin[0], padEnd[0], padBegin[1], padEnd[1]};
+  }
+};
+} // namespace
+
+static FailureOr<Window> computeWindow(OnnxNode &node,
+                                       ArrayRef<int64_t> inputSpatial,
+                                       ArrayRef<int64_t> kernel,
+                                       bool ceilMode) {
+  size_t n = inputSpatial.size();
+  Window window;
+  window.kernel.assign(kernel.begin(), kernel.end());
+  window.stride = node.getInts("strides").value_or(SmallVector<int64_t>(n, 1));
+  window.dilation =
+      node.getInts("dilations").value_or(SmallVector<int64_t>(n, 1));
+  SmallVector<int64_t> pads =
+      node.getInts("pads").value_or(SmallVector<int64_t>(2 * n, 0));
+  if (window.stride.size() != n || window.dilation.size() != n ||
+      pads.size() != 2 * n) {
+    (void)node.fail("strides, dilations or pads do not match " + Twine(n) +
+                    " spatial dims");
+    return failure();
+  }
+  std::string autoPad = node.getString("auto_pad", "NOTSET");
+  for (size_t i = 0; i < n; ++i) {
+    int64_t in = inputSpatial[i], stride = window.stride[i];
+    int64_t span = (kernel[i] - 1) * window.dilation[i] + 1;
+    int64_t begin = pads[i], end = pads[i + n], out;
+    if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
+      out = (in + stride - 1) / stride;
+      int64_t total = std::max<int64_t>(0, (out - 1) * stride + span - in);
+      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      end = total - begin;
+    } else if (autoPad == "VALID") {
+      begin = end = 0;
+      out = (in - span) / stride + 1;
+    } else if (autoPad == "NOTSET") {
+      int64_t extent = in + begin + end - span;
+      out = (ceilMode ? (extent + stride - 1) / stride : extent / stride) + 1;
+      // ONNX drops a last window that would start in the end padding.
+      if (ceilMode && (out - 1) * stride >= in + begin)
+        --out;
+    } else {
+      (void)node.fail("unknown auto_pad '" + autoPad + "'");
+      return failure();
+    }
+    if (out <= 0) {
+      (void)node.fail("the window is larger than the padded input");
+      return failure();
+    }
+    int64_t neededEnd = (out - 1) * stride + span - in - begin;
+    window.padBegin.push_back(begin);
+    window.padEnd.push_back(std::max<int64_t>(neededEnd, 0));
+    window.crop.push_back(std::max<int64_t>(-neededEnd, 0));
+    window.out.push_back(out);
+  }
+  return window;
+}
+
+/// Drops `window.crop` trailing rows/cols of an NCHW tensor.
+static Value cropNchw(OnnxNode &node, Value input, const Window &window) {
+  if (window.crop[0] == 0 && window.crop[1] == 0)
+    return input;
+  auto type = cast<RankedTensorType>(input.getType());
+  SmallVector<int64_t> size(type.getShape());
+  size[2] -= window.crop[0];
+  size[3] -= window.crop[1];
+  return createTosaSlice(node, input, {0, 0, 0, 0}, size);
+}
+
+/// The BatchNormalization reading only `conv`'s output, when it can be folded
+/// into the conv's parameters.
+static const onnx::NodeProto *findFoldableBatchNorm(OnnxNode &conv) {
+  const std::string &output = conv.proto.output(0);
+  ArrayRef<const onnx::NodeProto *> users = conv.graph.getUsers(output);
+  if (users.size() != 1 || conv.graph.isGraphOutput(output))
+    return nullptr;
+  const onnx::NodeProto *bn = users.front();
+  if (bn->op_type() != "BatchNormalization" || !bn->domain().empty() ||
+      bn->input(0) != output || bn->input_size() != 5 ||
+      bn->output_size() != 1 || getIntAttribute(*bn, "training_mode", 0))
+    return nullptr;
+  for (int i = 1; i < 5; ++i) {
+    OnnxValue *value = conv.graph.lookup(bn->input(i));
+    if (!value || !value->isParameter())
+      return nullptr;
+  }
+  if (!conv.getInput(1).isParameter() ||
+      (conv.hasInput(2) && !conv.getInput(2).isParameter()))
+    return nullptr;
+  return bn;
+}
+
+/// The recipe of a BatchNormalization's per-channel scale
+/// gamma / sqrt(var + eps).
+static std::string batchNormScaleRecipe(OnnxGraph &graph,
+                                        const onnx::NodeProto &bn) {
+  double epsilon = getFloatAttribute(bn, "epsilon", 1e-5f);
+  return "div(" + graph.lookup(bn.input(1))->recipe() + ", sqrt(add(" +
+         graph.lookup(bn.input(4))->recipe() + ", " + formatNumber(epsilon) +
+         ")))";
+}
+
+static LogicalResult lowerConv(OnnxNode &node) {
+  RankedTensorType inputType = node.getInputType(0);
+  int64_t rank = inputType.getRank();
+  if (rank != 3 && rank != 4)
+    return node.fail("only 1-D and 2-D convolutions are supported");
+  OnnxValue weight = node.getInput(1);
+  OnnxValue input = node.getInput(0);
+  // 1-D convolutions are 2-D ones with a unit height.
+  bool is1d = rank == 3;
+  if (is1d) {
+    ArrayRef<int64_t> s = inputType.getShape(), w = weight.type.getShape();
+    input = reshapeValue(node, input, {s[0], s[1], 1, s[2]});
+    weight = reshapeValue(node, weight, {w[0], w[1], 1, w[2]});
+  }
+  ArrayRef<int64_t> inShape = input.type.getShape();
+  ArrayRef<int64_t> wShape = weight.type.getShape();
+  int64_t batch = inShape[0], channels = inShape[1], outChannels = wShape[0];
+  int64_t groups = node.getInt("group", 1);
+  if (groups <= 0 || channels % groups || outChannels % groups ||
+      wShape[1] * groups != channels)
+    return node.fail("weight shape " + formatList(wShape) + " does not match " +
+                     Twine(channels) + " input channels in " + Twine(groups) +
+                     " groups");
+
+  // Attributes of 1-D convs gain the unit height dim.
+  FailureOr<Window> window = [&]() -> FailureOr<Window> {
+    if (!is1d)
+      return computeWindow(node, inShape.drop_front(2), wShape.drop_front(2),
+                           false);
+    FailureOr<Window> w1 =
+        computeWindow(node, inShape.drop_front(3), wShape.drop_front(3), false);
+    if (failed(w1))
+      return failure();
+    Window w;
+    w.kernel = {1, w1->kernel[0]};
+    w.stride = {1, w1->stride[0]};
+    w.dilation = {1, w1->dilation[0]};
+    w.padBegin = {0, w1->padBegin[0]};
+    w.padEnd = {0, w1->padEnd[0]};
+    w.crop = {0, w1->crop[0]};
+    w.out = {1, w1->out[0]};
+    return w;
+  }();
+  if (failed(window))
+    return failure();
+
+  Type elementType = inputType.getElementType();
+  std::optional<OnnxValue> bias;
+  if (node.hasInput(2))
+    bias = node.getInput(2);
+
+  // Fold a following BatchNormalization into the weight and bias recipes.
+  const onnx::NodeProto *bn = findFoldableBatchNorm(node);
+  if (bn) {
+    std::string scale = batchNormScaleRecipe(node.graph, *bn);
+    SmallVector<int64_t> scaleShape(wShape.size(), 1);
+    scaleShape[0] = outChannels;
+    weight = deriveParameter("mul(" + weight.recipe() + ", reshape(" + scale +
+                                 ", " + formatList(scaleShape) + "))",
+                             weight.type);
+    std::string mean = node.graph.lookup(bn->input(3))->recipe();
+    std::string beta = node.graph.lookup(bn->input(2))->recipe();
+    std::string shifted = bias ? "sub(" + bias->recipe() + ", " + mean + ")"
+                               : "sub(0, " + mean + ")";
+    bias = deriveParameter("add(mul(" + shifted + ", " + scale + "), " + beta +
+                               ")",
+                           getTensorType({outChannels}, elementType));
+  }
+
+  Value x = cropNchw(node, node.graph.materialize(input, node.loc), *window);
+  SmallVector<int64_t> outNchw = {batch, outChannels, window->out[0],
+                                  window->out[1]};
+  Value result;
+  if (groups == 1 || (groups == channels && wShape[1] == 1)) {
+    Value biasValue = bias ? node.graph.materialize(*bias, node.loc)
+                           : tosa::ConstOp::create(
+                                 node.builder, node.loc,
+                                 getTensorType({outChannels}, elementType),
+                                 DenseElementsAttr::get(
+                                     getTensorType({outChannels}, elementType),
+                                     node.builder.getZeroAttr(elementType)));
+    Value nhwc = createTosaTranspose(node, x, {0, 2, 3, 1});
+    auto resultType = getTensorType(
+        {batch, window->out[0], window->out[1], outChannels}, elementType);
+    auto pad = node.builder.getDenseI64ArrayAttr(window->tosaPad());
+    auto stride = node.builder.getDenseI64ArrayAttr(window->stride);
+    auto dilation = node.builder.getDenseI64ArrayAttr(window->dilation);
+    auto accType = TypeAttr::get(elementType);
+    if (groups == 1) {
+      OnnxValue ohwi = transposeValue(node, weight, {0, 2, 3, 1});
+      result =
+          tosa::Conv2DOp::create(node.builder, node.loc, resultType, nhwc,
+                                 node.graph.materialize(ohwi, node.loc),
+                                 biasValue, pad, stride, dilation, accType);
+    } else {
+      // Depthwise: TOSA wants [KH, KW, C, M] with output channel c * M + m,
+      // ONNX's order too.
+      int64_t multiplier = outChannels / channels;
+      OnnxValue grouped = reshapeValue(
+          node, weight, {channels, multiplier, wShape[2], wShape[3]});
+      OnnxValue hwcm = transposeValue(node, grouped, {2, 3, 0, 1});
+      result = tosa::DepthwiseConv2DOp::create(
+          node.builder, node.loc, resultType, nhwc,
+          node.graph.materialize(hwcm, node.loc), biasValue, pad, stride,
+          dilation, accType);
+    }
+    result = createTosaTranspose(node, result, {0, 3, 1, 2});
+  } else {
+    // Grouped: linalg's NGCHW/GFCHW convolution on a zero-padded input.
+    SmallVector<int64_t> low = {0, 0, window->padBegin[0], window->padBegin[1]};
+    SmallVector<int64_t> high = {0, 0, window->padEnd[0], window->padEnd[1]};
+    if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+        llvm::any_of(high, [](int64_t v) { return v != 0; })) {
+      auto xType = cast<RankedTensorType>(x.getType());
+      SmallVector<int64_t> padded(xType.getShape());
+      for (int d = 0; d < 4; ++d)
+        padded[d] += low[d] + high[d];
+      Value zero = arith::ConstantOp::create(
+          node.builder, node.loc, node.builder.getZeroAttr(elementType));
+      MLIRContext *context = node.graph.getContext();
+      x = tensor::PadOp::create(node.builder, node.loc,
+                                getTensorType(padded, elementType), x,
+                                getAsIndexOpFoldResult(context, low),
+                                getAsIndexOpFoldResult(context, high), zero);
+    }
+    auto xType = cast<RankedTensorType>(x.getType());
+    int64_t perGroupIn = channels / groups, perGroupOut = outChannels / groups;
+    Value xg = tensor::ExpandShapeOp::create(
+        node.builder, node.loc,
+        getTensorType({batch, groups, perGroupIn, xType.getDimSize(2),
+                       xType.getDimSize(3)},
+                      elementType),
+        x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    OnnxValue wg = reshapeValue(
+        node, weight, {groups, perGroupOut, perGroupIn, wShape[2], wShape[3]});
+    auto outType = getTensorType(
+        {batch, groups, perGroupOut, window->out[0], window->out[1]},
+        elementType);
+    Value zero = arith::ConstantOp::create(
+        node.builder, node.loc, node.builder.getZeroAttr(elementType));
+    Value init = tensor::EmptyOp::create(node.builder, node.loc,
+                                         outType.getShape(), elementType);
+    Value filled =
+        linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+    auto conv = linalg::Conv2DNgchwGfchwOp::create(
+        node.builder, node.loc, TypeRange{outType},
+        ValueRange{xg, node.graph.materialize(wg, node.loc)},
+        ValueRange{filled},
+        {node.builder.getNamedAttr(
+             "strides", node.builder.getI64TensorAttr(window->stride)),
+         node.builder.getNamedAttr(
+             "dilations", node.builder.getI64TensorAttr(window->dilation))});
+    result = tensor::CollapseShapeOp::create(
+        node.builder, node.loc, getTensorType(outNchw, elementType),
+        conv.getResult(0),
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+    if (bias) {
+      OnnxValue biasNchw = reshapeValue(node, *bias, {1, outChannels, 1, 1});
+      result = createTosaBinary<tosa::AddOp>(
+          node, result, node.graph.materialize(biasNchw, node.loc));
+    }
+  }
+  if (is1d)
+    result =
+        createTosaReshape(node, result, {batch, outChannels, window->out[1]});
+  if (bn) {
+    node.graph.markAbsorbed(bn);
+    OnnxValue folded;
+    folded.type = cast<RankedTensorType>(result.getType());
+    folded.value = result;
+    node.graph.define(bn->output(0), std::move(folded));
+    return success();
+  }
+  node.setOutput(0, result);
+  return success();
+}
+
+/// [M, K] x [K, N] through tosa.matmul's [B, M, K] x [B, K, N] form.
+static Value createMatmul3d(OnnxNode &node, OnnxValue &a, OnnxValue &b,
+                            int64_t batch, int64_t m, int64_t k, int64_t n) {
+  OnnxValue a3 = reshapeValue(node, a, {batch, m, k});
+  OnnxValue b3 = reshapeValue(node, b, {batch, k, n});
+  Type elementType = a.type.getElementType();
+  return tosa::MatMulOp::create(node.builder, node.loc,
+                                getTensorType({batch, m, n}, elementType),
+                                node.graph.materialize(a3, node.loc),
+                                node.graph.materialize(b3, node.loc));
+}
+
+static LogicalResult lowerGemm(OnnxNode &node) {
+  OnnxValue a = node.getInput(0), b = node.getInput(1);
+  if (a.type.getRank() != 2 || b.type.getRank() != 2)
+    return node.fail("operands must be matrices");
+  if (node.getInt("transA", 0))
+    a = transposeValue(node, a, {1, 0});
+  if (node.getInt("transB", 0))
+    b = transposeValue(node, b, {1, 0});
+  int64_t m = a.type.getDimSize(0), k = a.type.getDimSize(1),
+          n = b.type.getDimSize(1);
+  if (b.type.getDimSize(0) != k)
+    return node.fail("inner dims differ: " + formatList(a.type.getShape()) +
+                     " x " + formatList(b.type.getShape()));
+  Type elementType = a.type.getElementType();
+  Value result =
+      createTosaReshape(node, createMatmul3d(node, a, b, 1, m, k, n), {m, n});
+  double alpha = node.getFloat("alpha", 1.0f),
+         beta = node.getFloat("beta", 1.0f);
+  if (alpha != 1.0)
+    result =
+        createTosaMul(node, result, createSplat(node, elementType, alpha, 2));
+  if (node.hasInput(2) && beta != 0.0) {
+    OnnxValue c = node.getInput(2);
+    if (!broadcastShapes(c.type.getShape(), {m, n}))
+      return node.fail("C does not broadcast to " + formatList({m, n}));
+    if (beta != 1.0 && c.isParameter())
+      c = deriveParameter("mul(" + c.recipe() + ", " + formatNumber(beta) + ")",
+                          c.type);
+    Value cValue = node.graph.materialize(c, node.loc);
+    if (beta != 1.0 && !c.isParameter())
+      cValue = createTosaMul(
+          node, cValue, createSplat(node, elementType, beta, c.type.getRank()));
+    result = createTosaBinary<tosa::AddOp>(node, result, cValue);
+  }
+  node.setOutput(0, result);
+  return success();
+}
+
+static LogicalResult lowerMatMul(OnnxNode &node) {
+  OnnxValue a = node.getInput(0), b = node.getInput(1);
+  bool vectorA = a.type.getRank() == 1, vectorB = b.type.getRank() == 1;
+  if (vectorA)
+    a = reshapeValue(node, a, {1, a.type.getDimSize(0)});
+  if (vectorB)
+    b = reshapeValue(node, b, {b.type.getDimSize(0), 1});
+  ArrayRef<int64_t> aShape = a.type.getShape(), bShape = b.type.getShape();
+  int64_t m = aShape[aShape.size() - 2], k = aShape.back(), n = bShape.back();
+  if (bShape[bShape.size() - 2] != k)
+    return node.fail("inner dims differ: " + formatList(aShape) + " x " +
+                     formatList(bShape));
+  std::optional<SmallVector<int64_t>> batchShape =
+      broadcastShapes(aShape.drop_back(2), bShape.drop_back(2));
+  if (!batchShape)
+    return node.fail("batch dims do not broadcast: " + formatList(aShape) +
+                     " x " + formatList(bShape));
+  int64_t batch = 1;
+  for (int64_t dim : *batchShape)
+    batch *= dim;
+
+  Value result;
+  if (bShape.size() == 2) {
+    // A matrix rhs (a weight, typically) is shared by every batch: fold the
+    // batch into M rather than broadcasting the rhs.
+    result = createMatmul3d(node, a, b, 1, batch * m, k, n);
+  } else {
+    auto broadcastTo = [&](OnnxValue &value, int64_t rows, int64_t cols) {
+      SmallVector<int64_t> full(*batchShape);
+      full.append({rows, cols});
+      if (value.type.getShape() == ArrayRef<int64_t>(full))
+        return;
+      Value expanded = createElementwise(
+          node, node.graph.materialize(value, node.loc), full,
+          value.type.getElementType(),
+          [](OpBuilder &, Location, ValueRange args) { return args[0]; });
+      value = OnnxValue();
+      value.type = cast<RankedTensorType>(expanded.getType());
+      value.value = expanded;
+    };
+    broadcastTo(a, m, k);
+    broadcastTo(b, k, n);
+    result = createMatmul3d(node, a, b, batch, m, k, n);
+  }
+  SmallVector<int64_t> shape(*batchShape);
+  if (!vectorA)
+    shape.push_back(m);
+  if (!vectorB)
+    shape.push_back(n);
+  node.setOutput(0, createTosaReshape(node, result, shape));
+  return success();
+}
+
+static LogicalResult lowerPool(OnnxNode &node, bool isMax) {
+  RankedTensorType type = node.getInputType(0);
+  if (type.getRank() != 4)
+    return node.fail("only 2-D pooling is supported");
+  if (node.hasOutput(1))
+    return node.fail("the Indices output is not supported");
+  std::optional<SmallVector<int64_t>> kernel = node.getInts("kernel_shape");
+  if (!kernel || kernel->size() != 2)
+    return node.fail("kernel_shape must have two dims");
+  FailureOr<Window> window =
+      computeWindow(node, type.getShape().drop_front(2), *kernel,
+                    node.getInt("ceil_mode", 0));
+  if (failed(window))
+    return failure();
+  if (llvm::any_of(window->dilation, [](int64_t d) { return d != 1; }))
+    return node.fail("dilated pooling is not supported");
+  Type elementType = type.getElementType();
+  Value x = cropNchw(node, node.getInputValue(0), *window);
+  SmallVector<int64_t> pad = window->tosaPad();
+  if (!isMax && node.getInt("count_include_pad", 0)) {
+    // TOSA's average excludes padding; padding explicitly counts it.
+    OnnxValue padded;
+    auto xType = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> shape(xType.getShape());
+    shape[2] += pad[0] + pad[1];
+    shape[3] += pad[2] + pad[3];
+    auto constType = getTensorType({1}, elementType);
+    Value zero = tosa::ConstOp::create(
+        node.builder, node.loc, constType,
+        DenseElementsAttr::get(constType,
+                               node.builder.getZeroAttr(elementType)));
+    ImplicitLocOpBuilder builder(node.loc, node.builder);
+    x = tosa::PadOp::create(
+        node.builder, node.loc, getTensorType(shape, elementType), x,
+        tosa::getTosaConstShape(builder,
+                                {0, 0, 0, 0, pad[0], pad[1], pad[2], pad[3]}),
+        zero);
+    pad.assign(4, 0);
+  }
+  Value nhwc = createTosaTranspose(node, x, {0, 2, 3, 1});
+  auto resultType = getTensorType(
+      {type.getDimSize(0), window->out[0], window->out[1], type.getDimSize(1)},
+      elementType);
+  Value result;
+  if (isMax)
+    result = tosa::MaxPool2dOp::create(
+        node.builder, node.loc, resultType, nhwc,
+        node.builder.getDenseI64ArrayAttr(window->kernel),
+        node.builder.getDenseI64ArrayAttr(window->stride),
+        node.builder.getDenseI64ArrayAttr(pad));
+  else
+    result = tosa::AvgPool2dOp::create(
+        node.builder, node.loc, resultType, nhwc,
+        node.builder.getDenseI64ArrayAttr(window->kernel),
+        node.builder.getDenseI64ArrayAttr(window->stride),
+        node.builder.getDenseI64ArrayAttr(pad), TypeAttr::get(elementType));
+  node.setOutput(0, createTosaTranspose(node, result, {0, 3, 1, 2}));
+  return success();
+}
+
+static LogicalResult lowerMaxPool(OnnxNode &node) {
+  return lowerPool(node, /*isMax=*/true);
+}
+
+static LogicalResult lowerAveragePool(OnnxNode &node) {
+  return lowerPool(node, /*isMax=*/false);
+}
+
+/// Global pools reduce every spatial dim in place (NCHW, no transposes).
+static LogicalResult lowerGlobalPool(OnnxNode &node, bool isMax) {
+  RankedTensorType type = node.getInputType(0);
+  Value result = node.getInputValue(0);
+  int64_t count = 1;
+  for (int64_t axis = 2; axis < type.getRank(); ++axis) {
+    count *= type.getDimSize(axis);
+    result = isMax ? createTosaReduce<tosa::ReduceMaxOp>(node, result, axis)
+                   : createTosaReduce<tosa::ReduceSumOp>(node, result, axis);
+  }
+  if (!isMax)
+    result = createTosaMul(
+        node, result,
+        createSplat(node, type.getElementType(), 1.0 / count, type.getRank()));
+  node.setOutput(0, result);
+  return success();
+}
+
+static LogicalResult lowerGlobalAveragePool(OnnxNode &node) {
+  return lowerGlobalPool(node, /*isMax=*/false);
+}
+
+static LogicalResult lowerGlobalMaxPool(OnnxNode &node) {
+  return lowerGlobalPool(node, /*isMax=*/true);
+}
+
+void registerConvOps(OnnxOpTable &table) {
+  table["Conv"] = lowerConv;
+  table["Gemm"] = lowerGemm;
+  table["MatMul"] = lowerMatMul;
+  table["MaxPool"] = lowerMaxPool;
+  table["AveragePool"] = lowerAveragePool;
+  table["GlobalAveragePool"] = lowerGlobalAveragePool;
+  table["GlobalMaxPool"] = lowerGlobalMaxPool;
+}
+
+} // namespace dispatchlab::onnx_import

@@ -1,0 +1,227 @@
+//===- ResultStore.cpp - the SQLite result database -----------------------===//
+
+#include "results/ResultStore.h"
+
+#include "results/Schema.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <sqlite3.h>
+
+#include <chrono>
+
+namespace dispatchlab {
+
+double unixNow() {
+  return std::chrono::duration<double>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+static void check(sqlite3 *db, int rc, llvm::StringRef what) {
+  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
+    throw StoreError(
+        llvm::formatv("sqlite: {0}: {1}", what, sqlite3_errmsg(db)).str());
+}
+
+Statement &Statement::bind(int index, int64_t value) {
+  check(sqlite3_db_handle(stmt), sqlite3_bind_int64(stmt, index, value),
+        "bind");
+  return *this;
+}
+Statement &Statement::bind(int index, double value) {
+  check(sqlite3_db_handle(stmt), sqlite3_bind_double(stmt, index, value),
+        "bind");
+  return *this;
+}
+Statement &Statement::bind(int index, llvm::StringRef text) {
+  check(sqlite3_db_handle(stmt),
+        sqlite3_bind_text(stmt, index, text.data(), text.size(),
+                          SQLITE_TRANSIENT),
+        "bind");
+  return *this;
+}
+Statement &Statement::bindBlob(int index, llvm::StringRef bytes) {
+  check(sqlite3_db_handle(stmt),
+        sqlite3_bind_blob(stmt, index, bytes.data(), bytes.size(),
+                          SQLITE_TRANSIENT),
+        "bind");
+  return *this;
+}
+Statement &Statement::bindNull(int index) {
+  check(sqlite3_db_handle(stmt), sqlite3_bind_null(stmt, index), "bind");
+  return *this;
+}
+
+bool Statement::step() {
+  int rc = sqlite3_step(stmt);
+  check(sqlite3_db_handle(stmt), rc, sqlite3_sql(stmt));
+  return rc == SQLITE_ROW;
+}
+
+void Statement::run() {
+  while (step()) {
+  }
+  reset();
+}
+
+void Statement::reset() {
+  sqlite3_reset(stmt);
+  sqlite3_clear_bindings(stmt);
+}
+
+int64_t Statement::getInt(int column) const {
+  return sqlite3_column_int64(stmt, column);
+}
+double Statement::getDouble(int column) const {
+  return sqlite3_column_double(stmt, column);
+}
+std::string Statement::getText(int column) const {
+  const void *data = sqlite3_column_blob(stmt, column);
+  int size = sqlite3_column_bytes(stmt, column);
+  return data ? std::string(static_cast<const char *>(data), size)
+              : std::string();
+}
+bool Statement::isNull(int column) const {
+  return sqlite3_column_type(stmt, column) == SQLITE_NULL;
+}
+
+ResultStore::ResultStore(const std::string &path) {
+  int rc = sqlite3_open_v2(path.c_str(), &db,
+                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+                               SQLITE_OPEN_NOMUTEX,
+                           nullptr);
+  if (rc != SQLITE_OK) {
+    std::string message = db ? sqlite3_errmsg(db) : "out of memory";
+    sqlite3_close(db);
+    throw StoreError(
+        llvm::formatv("cannot open database '{0}': {1}", path, message).str());
+  }
+  // Other processes (a second coordinator, tests, sqlite3 shells) may read
+  // or briefly lock the file.
+  sqlite3_busy_timeout(db, 10000);
+  // WAL with synchronous=NORMAL: a commit survives the process being killed
+  // (what a coordinator restart needs), at a fraction of FULL's fsyncs.
+  exec("PRAGMA journal_mode=WAL");
+  exec("PRAGMA synchronous=NORMAL");
+  exec("PRAGMA foreign_keys=ON");
+  transaction([&] { exec(kResultSchemaSql); });
+}
+
+ResultStore::~ResultStore() {
+  statements.clear();
+  // Finalize every cached statement before closing.
+  while (sqlite3_stmt *stmt = sqlite3_next_stmt(db, nullptr))
+    sqlite3_finalize(stmt);
+  sqlite3_close(db);
+}
+
+Statement &ResultStore::prepare(const std::string &sql) {
+  auto it = statements.find(sql);
+  if (it == statements.end()) {
+    sqlite3_stmt *stmt = nullptr;
+    check(db, sqlite3_prepare_v2(db, sql.c_str(), sql.size(), &stmt, nullptr),
+          sql);
+    it = statements.emplace(sql, std::make_unique<Statement>(stmt)).first;
+  }
+  it->second->reset();
+  return *it->second;
+}
+
+void ResultStore::exec(const std::string &sql) {
+  char *message = nullptr;
+  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+    std::string text = message ? message : sqlite3_errmsg(db);
+    sqlite3_free(message);
+    throw StoreError(llvm::formatv("sqlite: {0}", text).str());
+  }
+}
+
+void ResultStore::begin() { exec("BEGIN IMMEDIATE"); }
+void ResultStore::commit() { exec("COMMIT"); }
+void ResultStore::rollback() {
+  if (!sqlite3_get_autocommit(db))
+    sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+int ResultStore::changes() const { return sqlite3_changes(db); }
+
+int64_t ResultStore::lastInsertId() const {
+  return sqlite3_last_insert_rowid(db);
+}
+
+void ResultStore::putModel(llvm::StringRef hash, llvm::StringRef name,
+                           llvm::StringRef extension, llvm::StringRef content) {
+  prepare("INSERT OR IGNORE INTO models(hash, name, extension, content) "
+          "VALUES (?1, ?2, ?3, ?4)")
+      .bind(1, hash)
+      .bind(2, name)
+      .bind(3, extension)
+      .bindBlob(4, content)
+      .run();
+}
+
+std::optional<StoredModel> ResultStore::getModel(llvm::StringRef hash) {
+  Statement &query =
+      prepare("SELECT name, extension, content FROM models WHERE hash = ?1");
+  query.bind(1, hash);
+  std::optional<StoredModel> model;
+  if (query.step())
+    model = StoredModel{query.getText(0), query.getText(1), query.getText(2)};
+  query.reset();
+  return model;
+}
+
+int64_t ResultStore::addWorker(const WorkerRecord &worker, double now) {
+  prepare("INSERT INTO workers(hostname, cpu, cores, features, llvm_version, "
+          "dispatchlab_commit, slots, registered_at, last_seen) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)")
+      .bind(1, worker.hostname)
+      .bind(2, worker.cpu)
+      .bind(3, worker.cores)
+      .bind(4, worker.features)
+      .bind(5, worker.llvmVersion)
+      .bind(6, worker.dispatchlabCommit)
+      .bind(7, worker.slots)
+      .bind(8, now)
+      .run();
+  return lastInsertId();
+}
+
+void ResultStore::touchWorker(int64_t workerId, double now) {
+  prepare("UPDATE workers SET last_seen = ?2 WHERE id = ?1")
+      .bind(1, workerId)
+      .bind(2, now)
+      .run();
+}
+
+std::optional<int64_t> ResultStore::findResult(llvm::StringRef contentKey) {
+  Statement &query = prepare("SELECT id FROM results WHERE content_key = ?1");
+  query.bind(1, contentKey);
+  std::optional<int64_t> id;
+  if (query.step())
+    id = query.getInt(0);
+  query.reset();
+  return id;
+}
+
+int64_t ResultStore::putResult(llvm::StringRef contentKey,
+                               llvm::StringRef statsJson,
+                               llvm::StringRef provenanceJson, int64_t workerId,
+                               double wallSeconds, double now) {
+  prepare("INSERT INTO results(content_key, stats_json, provenance_json, "
+          "worker_id, wall_seconds, created_at) "
+          "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(content_key) DO UPDATE "
+          "SET stats_json = ?2, provenance_json = ?3, worker_id = ?4, "
+          "wall_seconds = ?5, created_at = ?6")
+      .bind(1, contentKey)
+      .bind(2, statsJson)
+      .bind(3, provenanceJson)
+      .bind(4, workerId)
+      .bind(5, wallSeconds)
+      .bind(6, now)
+      .run();
+  return *findResult(contentKey);
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,133 @@
+//===- ResultStore.h - the SQLite result database ---------------*- C++ -*-===//
+//
+// Owns one SQLite connection on the result database (WAL, schema from
+// results/schema.sql) and offers prepared statements, transactions and the
+// model/worker/result tables. The jobs table belongs to JobQueue. Not
+// thread-safe: callers serialize access.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_RESULTS_RESULTSTORE_H
+#define DISPATCHLAB_RESULTS_RESULTSTORE_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace dispatchlab {
+
+/// Any SQLite failure; the message names the statement's error.
+class StoreError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A prepared statement, reset on every `bind` round. Owned by the store.
+class Statement {
+public:
+  explicit Statement(sqlite3_stmt *stmt) : stmt(stmt) {}
+  /// Parameters are 1-based, as in SQLite.
+  Statement &bind(int index, int64_t value);
+  Statement &bind(int index, double value);
+  Statement &bind(int index, llvm::StringRef text);
+  Statement &bindBlob(int index, llvm::StringRef bytes);
+  Statement &bindNull(int index);
+  /// Advances; true while a row is available.
+  bool step();
+  /// Runs a statement that returns no rows, then resets it.
+  void run();
+  void reset();
+  int64_t getInt(int column) const;
+  double getDouble(int column) const;
+  std::string getText(int column) const;
+  bool isNull(int column) const;
+
+private:
+  sqlite3_stmt *stmt;
+};
+
+struct WorkerRecord {
+  std::string hostname, cpu, features, llvmVersion, dispatchlabCommit;
+  int64_t cores = 0, slots = 0;
+};
+
+struct StoredModel {
+  std::string name, extension, content;
+};
+
+class ResultStore {
+public:
+  /// Opens or creates the database at `path` and applies the schema.
+  explicit ResultStore(const std::string &path);
+  ~ResultStore();
+  ResultStore(const ResultStore &) = delete;
+  ResultStore &operator=(const ResultStore &) = delete;
+
+  /// A cached prepared statement for `sql`, reset and unbound.
+  Statement &prepare(const std::string &sql);
+  void exec(const std::string &sql);
+
+  /// Runs `body` in one IMMEDIATE transaction: committed if it returns,
+  /// rolled back if it throws.
+  template <typename Fn> auto transaction(Fn &&body) {
+    begin();
+    try {
+      if constexpr (std::is_void_v<decltype(body())>) {
+        body();
+        commit();
+      } else {
+        auto result = body();
+        commit();
+        return result;
+      }
+    } catch (...) {
+      rollback();
+      throw;
+    }
+  }
+
+  int64_t lastInsertId() const;
+
+  /// Stores model bytes under their hash (kept if already there).
+  void putModel(llvm::StringRef hash, llvm::StringRef name,
+                llvm::StringRef extension, llvm::StringRef content);
+  std::optional<StoredModel> getModel(llvm::StringRef hash);
+
+  int64_t addWorker(const WorkerRecord &worker, double now);
+  void touchWorker(int64_t workerId, double now);
+
+  /// The id of the successful result stored for `contentKey`, if any.
+  std::optional<int64_t> findResult(llvm::StringRef contentKey);
+  /// Stores a successful result and returns its id. A key has one result:
+  /// a newer one (a forced rerun) replaces it in place, so every job that
+  /// points at the key sees the latest.
+  int64_t putResult(llvm::StringRef contentKey, llvm::StringRef statsJson,
+                    llvm::StringRef provenanceJson, int64_t workerId,
+                    double wallSeconds, double now);
+  /// Rows changed by the last statement.
+  int changes() const;
+
+private:
+  void begin();
+  void commit();
+  void rollback();
+
+  sqlite3 *db = nullptr;
+  std::map<std::string, std::unique_ptr<Statement>> statements;
+};
+
+/// Seconds since the Unix epoch: what lease deadlines are stored in, so they
+/// survive a coordinator restart.
+double unixNow();
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_RESULTS_RESULTSTORE_H

@@ -1,0 +1,87 @@
+-- dispatchlab's result database (SQLite, WAL). Loaded by ResultStore at open;
+-- every statement is idempotent so opening an existing database is a no-op.
+--
+-- A job is one (model x variant) of a sweep. Its content key hashes what
+-- determines the answer: model bytes, resolved options text, measurement
+-- settings, job kind, dispatchlab commit + LLVM version and host CPU class.
+-- A successful result is stored once per content key and reused by every
+-- later job with the same key (state 'cached') unless the sweep is forced.
+
+-- Model files as submitted: workers get the bytes with each lease, so they
+-- need no shared file system.
+CREATE TABLE IF NOT EXISTS models (
+  hash TEXT PRIMARY KEY,          -- SHA-256 of content, hex
+  name TEXT NOT NULL,             -- as first submitted
+  extension TEXT NOT NULL,        -- .mlir / .onnx
+  content BLOB NOT NULL
+);
+
+-- One row per distinct spec; resubmitting the same spec resumes it.
+CREATE TABLE IF NOT EXISTS sweeps (
+  id INTEGER PRIMARY KEY,
+  name TEXT NOT NULL,
+  spec_hash TEXT NOT NULL,        -- SHA-256 of the spec and model hashes
+  spec_text TEXT NOT NULL,        -- protobuf text format, models resolved
+  submitted_at REAL NOT NULL      -- unix seconds
+);
+CREATE INDEX IF NOT EXISTS sweeps_by_hash ON sweeps(spec_hash);
+
+CREATE TABLE IF NOT EXISTS workers (
+  id INTEGER PRIMARY KEY,
+  hostname TEXT NOT NULL,
+  cpu TEXT NOT NULL,
+  cores INTEGER NOT NULL,
+  features TEXT NOT NULL,
+  llvm_version TEXT NOT NULL,
+  dispatchlab_commit TEXT NOT NULL,
+  slots INTEGER NOT NULL,
+  registered_at REAL NOT NULL,
+  last_seen REAL NOT NULL
+);
+
+-- Successful results, one per content key.
+CREATE TABLE IF NOT EXISTS results (
+  id INTEGER PRIMARY KEY,
+  content_key TEXT NOT NULL UNIQUE,
+  stats_json TEXT NOT NULL,       -- `compile --emit=stats` output
+  provenance_json TEXT NOT NULL,  -- commit, LLVM, host CPU, features
+  worker_id INTEGER REFERENCES workers(id),
+  wall_seconds REAL NOT NULL,
+  created_at REAL NOT NULL
+);
+
+CREATE TABLE IF NOT EXISTS jobs (
+  id INTEGER PRIMARY KEY,
+  sweep_id INTEGER NOT NULL REFERENCES sweeps(id),
+  content_key TEXT NOT NULL,
+  model_hash TEXT NOT NULL REFERENCES models(hash),
+  model_name TEXT NOT NULL,
+  variant TEXT NOT NULL,
+  kind INTEGER NOT NULL,          -- dispatchlab.sweep.JobKind
+  preset TEXT NOT NULL,
+  options TEXT NOT NULL,          -- HeuristicOptions::toString()
+  measurement TEXT NOT NULL,      -- dispatchlab.sweep.Measurement, binary
+  -- pending -> leased -> done | failed; pending -> cached at submission.
+  -- An expired lease or an infrastructure error sends the job back to
+  -- pending (after a backoff) until `attempts` reaches the cap.
+  state TEXT NOT NULL CHECK (state IN
+    ('pending', 'leased', 'done', 'failed', 'cached')),
+  -- Leases handed out; lease ids are 1, 2, ... per job, so the latest is
+  -- `attempts` and a report of any of them is accepted once.
+  attempts INTEGER NOT NULL DEFAULT 0,
+  worker_id INTEGER REFERENCES workers(id),
+  lease_deadline REAL,
+  not_before REAL NOT NULL DEFAULT 0,   -- retry backoff
+  result_id INTEGER REFERENCES results(id),
+  -- Failures: what the worker saw (and the provenance it ran under).
+  error TEXT,
+  exit_code INTEGER,
+  signal INTEGER,
+  stderr_tail TEXT,
+  provenance_json TEXT,
+  finished_at REAL,
+  UNIQUE (sweep_id, content_key)
+);
+CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
+CREATE INDEX IF NOT EXISTS jobs_by_sweep ON jobs(sweep_id, state);
+

@@ -1,0 +1,258 @@
+#!/usr/bin/env python3
+"""Multi-process sweep scenarios: a coordinator, workers and a following
+client as separate `dispatchlab` processes on loopback, checked against the
+result database. Each scenario is bounded in time; run by lit (tests/sweep)."""
+
+import argparse
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+DEADLINE = 120  # seconds any one wait may take before the scenario fails
+
+
+def fail(message):
+    print(f"FAIL: {message}", file=sys.stderr)
+    sys.exit(1)
+
+
+def wait_for(predicate, what, timeout=DEADLINE):
+    end = time.time() + timeout
+    while time.time() < end:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.05)
+    fail(f"timed out waiting for {what}")
+
+
+class Cluster:
+    def __init__(self, args):
+        self.exe = args.dispatchlab
+        self.dir = args.dir
+        os.makedirs(self.dir, exist_ok=True)
+        self.db = os.path.join(self.dir, "results.db")
+        self.procs = []
+
+    def spawn(self, name, argv, env=None):
+        log = open(os.path.join(self.dir, name + ".log"), "w")
+        proc = subprocess.Popen([self.exe] + argv, stdout=log,
+                                stderr=subprocess.STDOUT, env=env)
+        proc.log_path = log.name
+        self.procs.append(proc)
+        return proc
+
+    def coordinator(self, extra=(), port=0):
+        port_file = os.path.join(self.dir, "port")
+        if os.path.exists(port_file):
+            os.remove(port_file)
+        proc = self.spawn("coordinator", ["coordinator", "--listen",
+                          f"127.0.0.1:{port}", "--db", self.db,
+                          "--port-file", port_file] + list(extra))
+        wait_for(lambda: os.path.exists(port_file) or proc.poll() is not None,
+                 "the coordinator's port")
+        if proc.poll() is not None:
+            fail("coordinator exited: " + open(proc.log_path).read())
+        self.port = int(open(port_file).read())
+        self.address = f"127.0.0.1:{self.port}"
+        return proc
+
+    def worker(self, name, extra=()):
+        return self.spawn(name, ["worker", "--coordinator", self.address]
+                          + list(extra))
+
+    def sweep(self, spec, extra=()):
+        return self.spawn("sweep", ["sweep", spec, "--coordinator",
+                                    self.address] + list(extra))
+
+    def query(self, sql):
+        with sqlite3.connect(self.db, timeout=30) as db:
+            return db.execute(sql).fetchall()
+
+    def stop_all(self):
+        for proc in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+
+
+def write_spec(path, name, kind, count, measurement, variants_per_axis=None):
+    """`count` jobs of one test kind on one model, made distinct by axes over
+    two integer knobs."""
+    model = os.path.join(os.path.dirname(path), "model.mlir")
+    with open(model, "w") as f:
+        f.write("func.func @f() { return }\n")
+    width = variants_per_axis or count
+    depth = (count + width - 1) // width
+    assert width * depth == count, "count must be a multiple of the width"
+    with open(path, "w") as f:
+        f.write(f'name: "{name}"\nmodels: "model.mlir"\nkind: {kind}\n')
+        f.write('axes { knob: "max-operands" '
+                + " ".join(f'values: "{i + 1}"' for i in range(width)) + " }\n")
+        if depth > 1:
+            f.write('axes { knob: "inline-constant-bytes" '
+                    + " ".join(f'values: "{i}"' for i in range(depth)) + " }\n")
+        f.write(f"measurement {{ {measurement} }}\n")
+
+
+def log_lines(proc):
+    with open(proc.log_path) as f:
+        return f.read().splitlines()
+
+
+def finish(proc, what, timeout=DEADLINE):
+    try:
+        rc = proc.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        fail(f"{what} did not finish; log:\n" + open(proc.log_path).read())
+    if rc != 0:
+        fail(f"{what} exited {rc}; log:\n" + open(proc.log_path).read())
+
+
+def kill_worker(c):
+    """kill -9 of a worker mid-job: its job is leased again and finishes on
+    another worker."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "kill-worker", "TEST_SLEEP", 6,
+               "test_sleep_ms: 1500 timeout_seconds: 30")
+    c.coordinator(["--lease-seconds", "2", "--backoff-seconds", "0.1"])
+    workers = [c.worker(f"worker{i}") for i in range(3)]
+    client = c.sweep(spec)
+
+    def started():
+        for w in workers:
+            for line in log_lines(w):
+                if "lease 1 started" in line:
+                    return w, line
+        return None
+    victim, line = wait_for(started, "a job to start")
+    # "dispatchlab worker ID: job JOB lease 1 started"
+    words = line.split()
+    victim_id, job_id = int(words[2].rstrip(":")), int(words[4])
+    victim.send_signal(signal.SIGKILL)
+    victim.wait()
+    finish(client, "sweep client")
+    rows = c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+    if rows != [("done", 6)]:
+        fail(f"job states {rows}")
+    attempts, worker = c.query(
+        f"SELECT attempts, worker_id FROM jobs WHERE id = {job_id}")[0]
+    if attempts != 2 or worker == victim_id:
+        fail(f"job {job_id}: attempts {attempts}, worker {worker} "
+             f"(killed worker {victim_id})")
+    print(f"killed worker {victim_id} during job {job_id}; the job finished "
+          f"on worker {worker} after {attempts} leases; 6/6 jobs done")
+
+
+def restart_coordinator(c):
+    """kill -9 of the coordinator mid-sweep, restarted on the same database:
+    the sweep resumes, nothing lost or run twice."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "restart", "TEST_SLEEP", 12,
+               "test_sleep_ms: 400 timeout_seconds: 30")
+    coordinator = c.coordinator(["--lease-seconds", "5"])
+    workers = [c.worker(f"worker{i}") for i in range(3)]
+    client = c.sweep(spec)
+    wait_for(lambda: c.query(
+        "SELECT COUNT(*) FROM jobs WHERE state = 'done'")[0][0] >= 3,
+        "three jobs to finish")
+    coordinator.send_signal(signal.SIGKILL)
+    coordinator.wait()
+    done_at_kill = c.query(
+        "SELECT COUNT(*) FROM jobs WHERE state = 'done'")[0][0]
+    time.sleep(0.5)
+    c.coordinator(["--lease-seconds", "5"], port=c.port)
+    finish(client, "sweep client")
+    # Submitting the same spec again attaches to the finished sweep.
+    again = c.sweep(spec)
+    finish(again, "second sweep client")
+    if "resuming" not in open(again.log_path).read():
+        fail("resubmission did not resume the sweep")
+    sweeps = c.query("SELECT COUNT(*) FROM sweeps")[0][0]
+    states = c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+    results = c.query("SELECT COUNT(*) FROM results")[0][0]
+    reruns = c.query("SELECT COUNT(*) FROM jobs WHERE attempts > 1")[0][0]
+    if sweeps != 1 or states != [("done", 12)] or results != 12:
+        fail(f"sweeps {sweeps}, job states {states}, results {results}")
+    accepted = sum(line.endswith("SUCCEEDED") for w in workers
+                   for line in log_lines(w))
+    if accepted != 12:
+        fail(f"{accepted} reports accepted for 12 jobs")
+    print(f"coordinator killed with {done_at_kill}/12 done and restarted; "
+          f"12/12 done, 1 sweep, 12 results, 12 reports accepted, "
+          f"{reruns} jobs leased again")
+
+
+def wrong_token(c):
+    """A coordinator with a token refuses workers and clients without it."""
+    token = os.path.join(c.dir, "token")
+    with open(token, "w") as f:
+        f.write("right-token\n")
+    wrong = os.path.join(c.dir, "wrong")
+    with open(wrong, "w") as f:
+        f.write("wrong-token\n")
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "token", "TEST_NOOP", 4, "timeout_seconds: 30")
+    c.coordinator(["--token-file", token])
+    bad_worker = c.worker("bad-worker", ["--token-file", wrong])
+    if bad_worker.wait(timeout=DEADLINE) != 1:
+        fail("worker with a wrong token was not refused")
+    bad_client = c.spawn("bad-client", ["sweep", spec, "--coordinator",
+                                        c.address, "--token-file", wrong])
+    if bad_client.wait(timeout=DEADLINE) != 1:
+        fail("client with a wrong token was not refused")
+    env = dict(os.environ, DISPATCHLAB_TOKEN="right-token")
+    no_token = c.spawn("no-token", ["sweep", spec, "--coordinator",
+                                    c.address])
+    if no_token.wait(timeout=DEADLINE) != 1:
+        fail("client without a token was not refused")
+    c.spawn("worker", ["worker", "--coordinator", c.address], env=env)
+    client = c.spawn("sweep", ["sweep", spec, "--coordinator", c.address,
+                               "--token-file", token])
+    finish(client, "sweep client with the right token")
+    for proc in (bad_worker, bad_client, no_token):
+        if "wrong coordinator token" not in open(proc.log_path).read():
+            fail("no token error in " + proc.log_path)
+        print(open(proc.log_path).read().strip())
+    print("right token (file and $DISPATCHLAB_TOKEN): 4/4 jobs done")
+
+
+def load(c):
+    """10,000 no-op jobs through 8 worker processes: none lost, none run
+    twice."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "load", "TEST_NOOP", 10000, "timeout_seconds: 30", 100)
+    c.coordinator()
+    start = time.time()
+    for i in range(8):
+        c.worker(f"worker{i}", ["--quiet"])
+    client = c.sweep(spec)
+    finish(client, "sweep client", timeout=300)
+    seconds = time.time() - start
+    states = c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+    twice = c.query("SELECT COUNT(*) FROM jobs WHERE attempts != 1")[0][0]
+    results = c.query("SELECT COUNT(*) FROM results")[0][0]
+    if states != [("done", 10000)] or twice or results != 10000:
+        fail(f"job states {states}, {twice} leased more than once, "
+             f"{results} results")
+    print(f"10000/10000 jobs done by 8 workers, each leased once, "
+          f"{results} results ({10000 / seconds:.0f} jobs/s)")
+
+
+SCENARIOS = {f.__name__.replace("_", "-"): f for f in
+             (kill_worker, restart_coordinator, wrong_token, load)}
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("scenario", choices=sorted(SCENARIOS))
+    parser.add_argument("--dispatchlab", default="dispatchlab")
+    parser.add_argument("--dir", required=True)
+    args = parser.parse_args()
+    cluster = Cluster(args)
+    try:
+        SCENARIOS[args.scenario](cluster)
+    finally:
+        cluster.stop_all()

@@ -1,0 +1,164 @@
+//===- JobQueueTest.cpp - leases, retries, idempotent reports -------------===//
+
+#include "coordinator/JobQueue.h"
+
+#include <gtest/gtest.h>
+
+using namespace dispatchlab;
+
+namespace {
+class JobQueueTest : public ::testing::Test {
+protected:
+  JobQueueTest() : store(":memory:"), queue(store, policy()) {}
+
+  static QueuePolicy policy() {
+    QueuePolicy policy;
+    policy.leaseSeconds = 10;
+    policy.maxAttempts = 3;
+    policy.backoffBaseSeconds = 1;
+    policy.backoffCapSeconds = 3;
+    return policy;
+  }
+
+  /// A sweep of `count` jobs on one model, submitted at time 0.
+  SubmitResult submit(int count, bool force = false,
+                      const std::string &name = "s") {
+    std::vector<ExpandedJob> jobs;
+    for (int i = 0; i < count; ++i)
+      jobs.push_back({"m.mlir",
+                      sha256Hex("model"),
+                      {"v" + std::to_string(i), sweep::COMPILE, "iree-O0",
+                       "k=" + std::to_string(i) + "\n"},
+                      {},
+                      "key" + std::to_string(i)});
+    return queue.submit(name, "spec", {{"m.mlir", ".mlir", "model"}}, jobs,
+                        force, 0);
+  }
+
+  JobReport success() {
+    JobReport report;
+    report.statsJson = R"({"dispatches": 1})";
+    report.provenanceJson = "{}";
+    return report;
+  }
+
+  ResultStore store;
+  JobQueue queue;
+  int64_t worker = 0;
+
+  void SetUp() override { worker = queue.addWorker({}, 0); }
+};
+} // namespace
+
+TEST_F(JobQueueTest, LeasesInOrderAndCompletes) {
+  SubmitResult submitted = submit(2);
+  EXPECT_EQ(submitted.jobs, 2);
+  EXPECT_EQ(submitted.cached, 0);
+  auto first = queue.lease(worker, 1);
+  auto second = queue.lease(worker, 1);
+  ASSERT_TRUE(first && second);
+  EXPECT_LT(first->jobId, second->jobId);
+  EXPECT_EQ(first->leaseId, 1);
+  EXPECT_FALSE(queue.lease(worker, 1));
+  EXPECT_TRUE(queue.report(first->jobId, 1, worker, success(), 2));
+  EXPECT_TRUE(queue.report(second->jobId, 1, worker, success(), 2));
+  SweepCounts counts = queue.counts(submitted.sweepId);
+  EXPECT_EQ(counts.done, 2);
+  EXPECT_TRUE(counts.finished());
+}
+
+TEST_F(JobQueueTest, ExpiredLeaseIsLeasedAgainAfterBackoff) {
+  submit(1);
+  auto lease = queue.lease(worker, 0);
+  ASSERT_TRUE(lease);
+  // Heartbeats keep the lease alive past its first deadline.
+  EXPECT_TRUE(queue.heartbeat(lease->jobId, 1, worker, 8));
+  EXPECT_FALSE(queue.lease(worker, 15));
+  // No heartbeat: expired at 18, then a 1 s backoff.
+  EXPECT_FALSE(queue.lease(worker, 18.5));
+  auto again = queue.lease(worker, 19.6);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->jobId, lease->jobId);
+  EXPECT_EQ(again->leaseId, 2);
+  EXPECT_FALSE(queue.heartbeat(lease->jobId, 1, worker, 20));
+}
+
+TEST_F(JobQueueTest, ReportsCountOnce) {
+  SubmitResult submitted = submit(1);
+  auto lease = queue.lease(worker, 0);
+  queue.expireLeases(11);
+  auto again = queue.lease(worker, 13);
+  ASSERT_TRUE(again);
+  // The late report of the expired lease is accepted; the current lease's
+  // report is then a duplicate.
+  EXPECT_TRUE(queue.report(lease->jobId, 1, worker, success(), 14));
+  EXPECT_FALSE(queue.report(again->jobId, 2, worker, success(), 15));
+  EXPECT_FALSE(queue.report(again->jobId, 2, worker, success(), 15));
+  EXPECT_FALSE(queue.report(again->jobId, 3, worker, success(), 15));
+  EXPECT_EQ(queue.counts(submitted.sweepId).done, 1);
+}
+
+TEST_F(JobQueueTest, InfrastructureErrorsRetryWithBackoffUpToCap) {
+  SubmitResult submitted = submit(1);
+  JobReport infra;
+  infra.outcome = JobOutcome::InfrastructureError;
+  infra.error = "spawn failed";
+  double now = 0;
+  for (int attempt = 1; attempt <= 3; ++attempt) {
+    auto lease = queue.lease(worker, now);
+    ASSERT_TRUE(lease) << "attempt " << attempt;
+    EXPECT_EQ(lease->leaseId, attempt);
+    EXPECT_TRUE(queue.report(lease->jobId, attempt, worker, infra, now));
+    // Backoff 1, 2, then capped.
+    EXPECT_FALSE(queue.lease(worker, now + 0.5));
+    now += 4;
+  }
+  EXPECT_FALSE(queue.lease(worker, now));
+  SweepCounts counts = queue.counts(submitted.sweepId);
+  EXPECT_EQ(counts.failed, 1);
+  EXPECT_EQ(queue.rows(submitted.sweepId)[0].error,
+            "spawn failed (no attempts left)");
+}
+
+TEST_F(JobQueueTest, DeterministicFailureIsNotRetried) {
+  SubmitResult submitted = submit(1);
+  auto lease = queue.lease(worker, 0);
+  JobReport crash;
+  crash.outcome = JobOutcome::Failed;
+  crash.error = "killed by signal 11";
+  crash.signal = 11;
+  EXPECT_TRUE(queue.report(lease->jobId, 1, worker, crash, 1));
+  EXPECT_FALSE(queue.lease(worker, 100));
+  EXPECT_EQ(queue.counts(submitted.sweepId).failed, 1);
+}
+
+TEST_F(JobQueueTest, ResubmissionResumesAndResultsAreReused) {
+  SubmitResult first = submit(2);
+  auto lease = queue.lease(worker, 0);
+  queue.report(lease->jobId, 1, worker, success(), 1);
+
+  SubmitResult resumed = submit(2);
+  EXPECT_TRUE(resumed.resumed);
+  EXPECT_EQ(resumed.sweepId, first.sweepId);
+  EXPECT_EQ(resumed.finished, 1);
+
+  // Another sweep with the same jobs: the stored result is reused.
+  SubmitResult other = submit(2, false, "other");
+  EXPECT_NE(other.sweepId, first.sweepId);
+  EXPECT_EQ(other.cached, 1);
+
+  // Forced: everything runs again.
+  SubmitResult forced = submit(2, true);
+  EXPECT_FALSE(forced.resumed);
+  EXPECT_EQ(forced.cached, 0);
+  EXPECT_EQ(queue.counts(forced.sweepId).pending, 2);
+}
+
+TEST_F(JobQueueTest, ReleaseAllLeasesDoesNotCountAnAttempt) {
+  submit(1);
+  auto lease = queue.lease(worker, 0);
+  EXPECT_EQ(queue.releaseAllLeases(), 1);
+  auto again = queue.lease(worker, 0);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->leaseId, 1);
+}

@@ -1,0 +1,149 @@
+//===- SweepSpecTest.cpp - spec parsing, validation and expansion ---------===//
+
+#include "coordinator/SweepSpec.h"
+#include "coordinator/SweepExpander.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+using namespace dispatchlab;
+
+namespace {
+/// A temporary directory with a model file in it.
+class SweepSpecTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("sweepspec", dir));
+    llvm::SmallString<128> model(dir);
+    llvm::sys::path::append(model, "m.mlir");
+    std::error_code ec;
+    llvm::raw_fd_ostream os(model, ec);
+    os << "func.func @f() { return }\n";
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(dir); }
+
+  std::optional<LoadedSpec> parse(llvm::StringRef text, std::string &errors) {
+    return parseSweepSpec(text, "spec.txtpb", std::string(dir), errors);
+  }
+
+  llvm::SmallString<128> dir;
+};
+} // namespace
+
+TEST_F(SweepSpecTest, ValidSpecExpandsModelsTimesVariants) {
+  std::string errors;
+  auto loaded = parse(R"(
+    name: "s"
+    models: "m.mlir"
+    variants { name: "o2" preset: "iree-O2" }
+    axes { knob: "fuse-multi-use" values: "true" values: "false" }
+    axes { knob: "truncate-ordering" values: "deferred" values: "eager" }
+  )",
+                      errors);
+  ASSERT_TRUE(loaded) << errors;
+  std::vector<ModelContent> models = {
+      {"m.mlir", ".mlir", loaded->models[0].content}};
+  std::vector<ExpandedJob> jobs;
+  std::string error;
+  ASSERT_TRUE(
+      expandSweep(loaded->spec, models, {"c", "22", "cpu"}, jobs, error))
+      << error;
+  ASSERT_EQ(jobs.size(), 5u);
+  EXPECT_EQ(jobs[0].variant.name, "o2");
+  EXPECT_EQ(jobs[1].variant.name,
+            "fuse-multi-use=true,truncate-ordering=deferred");
+  EXPECT_EQ(jobs[4].variant.name,
+            "fuse-multi-use=false,truncate-ordering=eager");
+  EXPECT_NE(jobs[4].variant.options.find("truncate-ordering=eager"),
+            std::string::npos);
+  EXPECT_EQ(jobs[0].measurement.timeout_seconds(), 300);
+  EXPECT_EQ(jobs[0].variant.kind, sweep::COMPILE);
+}
+
+TEST_F(SweepSpecTest, ContentKeyDependsOnEverythingThatMatters) {
+  ResolvedVariant variant{"v", sweep::COMPILE, "iree-O0", "a=1\n"};
+  sweep::Measurement measurement = withDefaults({});
+  KeyContext context{"c", "22", "znver4"};
+  std::string key = contentKey("m", variant, measurement, context);
+  EXPECT_EQ(key, contentKey("m", variant, measurement, context));
+  EXPECT_NE(key, contentKey("m2", variant, measurement, context));
+  ResolvedVariant renamed = variant;
+  renamed.name = "w";
+  renamed.preset = "iree-O2";
+  // Only resolved options count, not names.
+  EXPECT_EQ(key, contentKey("m", renamed, measurement, context));
+  ResolvedVariant other = variant;
+  other.options = "a=2\n";
+  EXPECT_NE(key, contentKey("m", other, measurement, context));
+  sweep::Measurement longer = measurement;
+  longer.set_timeout_seconds(1);
+  EXPECT_NE(key, contentKey("m", variant, longer, context));
+  EXPECT_NE(key, contentKey("m", variant, measurement, {"d", "22", "znver4"}));
+  EXPECT_NE(key, contentKey("m", variant, measurement, {"c", "22", "skx"}));
+}
+
+TEST_F(SweepSpecTest, SemanticErrorsNameLineAndField) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\n"
+                     "models: \"m.mlir\"\n"
+                     "variants {\n"
+                     "  name: \"a\"\n"
+                     "  preset: \"iree-O9\"\n"
+                     "  set: \"max-operands=lots\"\n"
+                     "}\n"
+                     "axes { knob: \"bogus\" values: \"1\" }\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:5:3: error: variants[0].preset: unknown "
+                        "preset 'iree-O9'"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:6:3: error: variants[0].set[0]: option "
+                        "'max-operands' expects an integer"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:8:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("axes[0].values[0]: unknown heuristic option 'bogus'"),
+            std::string::npos)
+      << errors;
+}
+
+TEST_F(SweepSpecTest, SyntaxErrorsComeFromTextFormat) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\nmodles: \"m.mlir\"\n", errors));
+  EXPECT_NE(errors.find("spec.txtpb:2:7: error:"), std::string::npos) << errors;
+  EXPECT_NE(errors.find("modles"), std::string::npos) << errors;
+}
+
+TEST_F(SweepSpecTest, MissingPiecesAreReported) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"\"\nmodels: \"nowhere.mlir\"\n", errors));
+  EXPECT_NE(errors.find("name: a sweep needs a name"), std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("variants: a sweep needs variants or axes"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:2:1: error: models[0]: model "
+                        "'nowhere.mlir' not found"),
+            std::string::npos)
+      << errors;
+}
+
+TEST_F(SweepSpecTest, VariantsWithTheSameOptionsAreRefused) {
+  sweep::SweepSpec spec;
+  spec.set_name("s");
+  spec.add_models("m.mlir");
+  sweep::Variant *a = spec.add_variants();
+  a->set_name("a");
+  sweep::Variant *b = spec.add_variants();
+  b->set_name("b");
+  b->add_set("aggressive-fusion=false");
+  std::vector<ResolvedVariant> variants;
+  std::string error;
+  EXPECT_FALSE(resolveVariants(spec, variants, error));
+  EXPECT_NE(error.find("variants 'a' and 'b' resolve to the same options"),
+            std::string::npos)
+      << error;
+}

@@ -1,0 +1,300 @@
+//===- Worker.cpp - a worker's loop ---------------------------------------===//
+
+#include "workers/Worker.h"
+
+#include "core/Provenance.h"
+#include "workers/JobRunner.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <thread>
+#include <unistd.h>
+#include <vector>
+
+namespace dispatchlab {
+
+using namespace std::chrono_literals;
+
+Worker::Worker(WorkerConfig config)
+    : config(std::move(config)), client(this->config.client) {
+  llvm::SmallString<128> dir;
+  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
+  llvm::sys::path::append(dir,
+                          llvm::formatv("dispatchlab-worker-{0}-{1}", getpid(),
+                                        reinterpret_cast<uintptr_t>(this))
+                              .str());
+  scratchDir = std::string(dir);
+  std::string json;
+  llvm::raw_string_ostream os(json);
+  os << Provenance::current().toJson();
+  provenanceJson = json;
+}
+
+Worker::~Worker() { llvm::sys::fs::remove_directories(scratchDir); }
+
+void Worker::log(const std::string &line) {
+  if (!config.log)
+    return;
+  std::lock_guard<std::mutex> lock(logMutex);
+  *config.log << "dispatchlab worker " << workerId << ": " << line << "\n";
+  config.log->flush();
+}
+
+static bool isTransient(const grpc::Status &status) {
+  return status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+         status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
+         status.error_code() == grpc::StatusCode::INTERNAL;
+}
+
+bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
+  Provenance provenance = Provenance::current();
+  coordinator::RegisterWorkerRequest request;
+  coordinator::Host &host = *request.mutable_host();
+  char hostname[256] = {};
+  gethostname(hostname, sizeof(hostname) - 1);
+  host.set_hostname(hostname);
+  host.set_cpu(provenance.hostCpu);
+  host.set_cores(std::thread::hardware_concurrency());
+  host.set_features(provenance.hostFeatures);
+  host.set_llvm_version(provenance.llvmVersion);
+  host.set_dispatchlab_commit(provenance.dispatchlabCommit);
+  request.set_slots(config.slots);
+  while (!stop) {
+    coordinator::RegisterWorkerReply reply;
+    grpc::Status status =
+        client.stub().RegisterWorker(client.context(5s).get(), request, &reply);
+    if (status.ok()) {
+      workerId = reply.worker_id();
+      heartbeatSeconds = reply.heartbeat_seconds();
+      log(llvm::formatv("registered (pid {0}, {1} slots)", getpid(),
+                        config.slots));
+      return true;
+    }
+    if (!isTransient(status)) {
+      error = llvm::formatv("coordinator refused the worker: {0}",
+                            status.error_message());
+      return false;
+    }
+    std::this_thread::sleep_for(500ms);
+  }
+  return true;
+}
+
+bool Worker::run(const std::atomic<bool> &stop, std::string &error) {
+  if (!registerWorker(stop, error))
+    return false;
+  std::vector<std::thread> slots;
+  for (unsigned i = 0; i < config.slots; ++i)
+    slots.emplace_back([&] { slotLoop(stop); });
+  for (std::thread &slot : slots)
+    slot.join();
+  if (fatal) {
+    error = "coordinator stopped accepting this worker's token";
+    return false;
+  }
+  return true;
+}
+
+void Worker::slotLoop(const std::atomic<bool> &stop) {
+  while (!stop && !fatal) {
+    coordinator::LeaseJobRequest request;
+    request.set_worker_id(workerId);
+    request.set_wait_ms(1000);
+    coordinator::LeaseJobReply reply;
+    grpc::Status status =
+        client.stub().LeaseJob(client.context(10s).get(), request, &reply);
+    if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
+      fatal = true;
+      return;
+    }
+    if (!status.ok()) {
+      // Coordinator restarting or unreachable: try again shortly.
+      std::this_thread::sleep_for(250ms);
+      continue;
+    }
+    if (!reply.has_job())
+      continue;
+    const coordinator::Job &job = reply.job();
+    log(llvm::formatv("job {0} lease {1} started", job.job_id(),
+                      job.lease_id()));
+    std::optional<coordinator::ReportResultRequest> result = execute(job, stop);
+    if (!result) {
+      log(llvm::formatv("job {0} lease {1} abandoned", job.job_id(),
+                        job.lease_id()));
+      continue;
+    }
+    report(*result, stop);
+  }
+}
+
+void Worker::report(coordinator::ReportResultRequest &request,
+                    const std::atomic<bool> &stop) {
+  request.set_worker_id(workerId);
+  while (!stop) {
+    coordinator::ReportResultReply reply;
+    grpc::Status status =
+        client.stub().ReportResult(client.context(10s).get(), request, &reply);
+    if (status.ok()) {
+      log(llvm::formatv("job {0} lease {1} {2}{3}", request.job_id(),
+                        request.lease_id(),
+                        coordinator::Outcome_Name(request.outcome()),
+                        reply.accepted() ? "" : " (duplicate, ignored)"));
+      return;
+    }
+    if (!isTransient(status)) {
+      log("report refused: " + status.error_message());
+      return;
+    }
+    std::this_thread::sleep_for(250ms);
+  }
+}
+
+std::string Worker::materializeModel(const coordinator::Job &job) {
+  std::lock_guard<std::mutex> lock(modelMutex);
+  llvm::SmallString<256> path(scratchDir);
+  llvm::sys::path::append(path, job.model_hash() + job.model().extension());
+  if (llvm::sys::fs::exists(path))
+    return std::string(path);
+  if (std::error_code ec = llvm::sys::fs::create_directories(scratchDir))
+    throw std::runtime_error("cannot create " + scratchDir + ": " +
+                             ec.message());
+  std::error_code ec;
+  llvm::raw_fd_ostream os(path, ec);
+  if (ec)
+    throw std::runtime_error("cannot write " + std::string(path) + ": " +
+                             ec.message());
+  os << job.model().content();
+  os.close();
+  if (os.has_error())
+    throw std::runtime_error("cannot write " + std::string(path));
+  return std::string(path);
+}
+
+std::optional<coordinator::ReportResultRequest>
+Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
+  coordinator::ReportResultRequest report;
+  report.set_job_id(job.job_id());
+  report.set_lease_id(job.lease_id());
+  report.set_provenance_json(provenanceJson);
+
+  std::vector<std::string> argv = {config.selfExe};
+  switch (job.kind()) {
+  case sweep::TEST_NOOP:
+    // In-process: the load test measures coordination, not process spawns.
+    report.set_outcome(coordinator::SUCCEEDED);
+    report.set_stats_json("{}");
+    return report;
+  case sweep::RUN:
+    report.set_outcome(coordinator::FAILED);
+    report.set_error("run is not implemented yet: `dispatchlab run` does not "
+                     "exist, so run jobs have no latency to record");
+    return report;
+  case sweep::COMPILE: {
+    std::string modelPath;
+    try {
+      modelPath = materializeModel(job);
+    } catch (const std::runtime_error &e) {
+      report.set_outcome(coordinator::INFRASTRUCTURE_ERROR);
+      report.set_error(e.what());
+      return report;
+    }
+    argv.insert(argv.end(), {"compile", modelPath, "--preset=" + job.preset()});
+    // The canonical options text is the complete variant: every knob.
+    llvm::SmallVector<llvm::StringRef> lines;
+    llvm::StringRef(job.options()).split(lines, '\n', -1, false);
+    for (llvm::StringRef line : lines)
+      argv.push_back(("--" + line).str());
+    argv.push_back("--emit=stats");
+    break;
+  }
+  case sweep::TEST_CRASH:
+    argv.insert(argv.end(), {"worker", "--test-job=crash"});
+    break;
+  case sweep::TEST_HANG:
+    argv.insert(argv.end(), {"worker", "--test-job=hang"});
+    break;
+  case sweep::TEST_SLEEP:
+    argv.insert(argv.end(), {"worker", "--test-job=sleep",
+                             llvm::formatv("--test-sleep-ms={0}",
+                                           job.measurement().test_sleep_ms())
+                                 .str()});
+    break;
+  default:
+    report.set_outcome(coordinator::FAILED);
+    report.set_error(llvm::formatv("unknown job kind {0}", (int)job.kind()));
+    return report;
+  }
+
+  ChildLimits limits;
+  limits.timeoutSeconds = job.measurement().timeout_seconds();
+  limits.memoryLimitMb = job.measurement().memory_limit_mb();
+  bool leaseLost = false;
+  auto lastHeartbeat = std::chrono::steady_clock::now();
+  auto keepGoing = [&] {
+    if (stop)
+      return false;
+    auto now = std::chrono::steady_clock::now();
+    if (now - lastHeartbeat < std::chrono::duration<double>(heartbeatSeconds))
+      return true;
+    lastHeartbeat = now;
+    coordinator::HeartbeatRequest request;
+    request.set_worker_id(workerId);
+    request.set_job_id(job.job_id());
+    request.set_lease_id(job.lease_id());
+    coordinator::HeartbeatReply reply;
+    // An unreachable coordinator is not a reason to stop: it may be
+    // restarting, and the report will be retried.
+    if (client.stub()
+            .Heartbeat(client.context(2s).get(), request, &reply)
+            .ok() &&
+        !reply.lease_valid())
+      leaseLost = true;
+    return !leaseLost;
+  };
+  ChildResult child = runChild(argv, limits, keepGoing);
+  if (child.status == ChildResult::Status::Cancelled)
+    return std::nullopt;
+
+  report.set_wall_seconds(child.wallSeconds);
+  report.set_stderr_tail(child.stderrTail);
+  report.set_exit_code(child.exitCode);
+  report.set_signal(child.signal);
+  if (child.status == ChildResult::Status::SpawnFailed) {
+    report.set_outcome(coordinator::INFRASTRUCTURE_ERROR);
+    report.set_error(child.describe(limits));
+    return report;
+  }
+  if (child.status != ChildResult::Status::Exited || child.exitCode != 0) {
+    report.set_outcome(coordinator::FAILED);
+    report.set_error(child.describe(limits));
+    return report;
+  }
+  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(child.stdoutText);
+  if (!stats || !stats->getAsObject()) {
+    if (!stats)
+      llvm::consumeError(stats.takeError());
+    report.set_outcome(coordinator::FAILED);
+    report.set_error("exit code 0 but the output is not a stats JSON object");
+    return report;
+  }
+  // The child's own provenance is the truth for what produced the numbers.
+  if (const llvm::json::Value *provenance =
+          stats->getAsObject()->get("provenance")) {
+    std::string json;
+    llvm::raw_string_ostream os(json);
+    os << *provenance;
+    report.set_provenance_json(json);
+  }
+  report.set_outcome(coordinator::SUCCEEDED);
+  report.set_stats_json(child.stdoutText);
+  return report;
+}
+
+} // namespace dispatchlab
