@@ -273,7 +273,15 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
   }
   if (child.status != ChildResult::Status::Exited || child.exitCode != 0) {
     report.set_outcome(coordinator::FAILED);
-    report.set_error(child.describe(limits));
+    std::string error = child.describe(limits);
+    // dispatchlab's own errors are one line naming the op: the most useful
+    // thing a table can show of a failure. The path before it is the
+    // worker's scratch copy of the model, so it is left out.
+    llvm::StringRef tail(child.stderrTail);
+    size_t at = tail.find("error: ");
+    if (at != llvm::StringRef::npos)
+      error += ": " + tail.substr(at).split('\n').first.trim().str();
+    report.set_error(error);
     return report;
   }
   llvm::Expected<llvm::json::Value> stats = llvm::json::parse(child.stdoutText);
