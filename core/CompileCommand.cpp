@@ -15,6 +15,7 @@
 #include "core/ModelLoader.h"
 #include "core/Provenance.h"
 #include "core/Registration.h"
+#include "core/RunCommand.h"
 #include "core/StatsJson.h"
 #include "heuristics/HeuristicOptions.h"
 
@@ -54,7 +55,7 @@ cl::opt<std::string> preset(
              "iree-O2 (aggressive fusion), no-fusion (one dispatch per root, "
              "no elementwise fusion: the reference variant)"),
     cl::init("iree-O0"), cl::cat(heuristicCategory),
-    cl::sub(getCompileSubcommand()));
+    cl::sub(getCompileSubcommand()), cl::sub(getRunSubcommand()));
 
 /// Every knob is a string flag parsed by HeuristicOptions::set, so the CLI,
 /// sweep specs and stored provenance share one parser and one spelling.
@@ -102,7 +103,8 @@ std::vector<std::unique_ptr<cl::opt<std::string>>> &getKnobOptions() {
       result.push_back(std::make_unique<cl::opt<std::string>>(
           llvm::StringRef(flag.name), cl::desc(flag.help),
           cl::value_desc(flag.valueDesc), cl::ValueOptional,
-          cl::cat(heuristicCategory), cl::sub(getCompileSubcommand())));
+          cl::cat(heuristicCategory), cl::sub(getCompileSubcommand()),
+          cl::sub(getRunSubcommand())));
     return result;
   }();
   return options;
@@ -140,11 +142,10 @@ void registerCompileOptions() {
   (void)getPrintOptions();
 }
 
-/// The preset's options with every explicitly given knob applied.
-static FailureOr<HeuristicOptions> resolveOptions() {
+FailureOr<HeuristicOptions> resolveHeuristicOptions(StringRef command) {
   FailureOr<HeuristicOptions> options = HeuristicOptions::fromPreset(preset);
   if (failed(options)) {
-    llvm::WithColor::error(llvm::errs(), "dispatchlab compile")
+    llvm::WithColor::error(llvm::errs(), command)
         << "unknown preset '" << preset << "' (expected one of "
         << llvm::join(HeuristicOptions::presetNames(), ", ") << ")\n";
     return failure();
@@ -154,8 +155,7 @@ static FailureOr<HeuristicOptions> resolveOptions() {
       continue;
     std::string error;
     if (failed(options->set(flag.name, *option, error))) {
-      llvm::WithColor::error(llvm::errs(), "dispatchlab compile")
-          << error << "\n";
+      llvm::WithColor::error(llvm::errs(), command) << error << "\n";
       return failure();
     }
   }
@@ -163,7 +163,8 @@ static FailureOr<HeuristicOptions> resolveOptions() {
 }
 
 int runCompileCommand() {
-  FailureOr<HeuristicOptions> options = resolveOptions();
+  FailureOr<HeuristicOptions> options =
+      resolveHeuristicOptions("dispatchlab compile");
   if (failed(options))
     return 2;
   if (getPrintOptions()) {

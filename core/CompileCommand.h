@@ -3,6 +3,8 @@
 #ifndef DISPATCHLAB_CORE_COMPILECOMMAND_H
 #define DISPATCHLAB_CORE_COMPILECOMMAND_H
 
+#include "heuristics/HeuristicOptions.h"
+
 #include "llvm/Support/CommandLine.h"
 
 namespace dispatchlab {
@@ -13,6 +15,11 @@ llvm::cl::SubCommand &getCompileSubcommand();
 /// Registers the options created on first use (the knob flags and
 /// `--print-options`); call once before parsing the command line.
 void registerCompileOptions();
+
+/// The preset with every knob given on the command line applied (compile and
+/// run share the flags); errors name `command`.
+mlir::FailureOr<HeuristicOptions>
+resolveHeuristicOptions(llvm::StringRef command);
 
 /// Runs `dispatchlab compile` with the parsed options; returns the exit code.
 int runCompileCommand();

@@ -6,6 +6,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 
+#include <chrono>
+
 using namespace mlir;
 
 namespace dispatchlab {
@@ -88,13 +90,21 @@ FailureOr<DispatchCreationResult>
 runDispatchCreation(ModuleOp module, const HeuristicOptions &options) {
   DispatchCreationStages stages = buildDispatchCreationStages(options);
   DispatchCreationResult result;
-  if (failed(runStage(module, stages.prepare)))
+  auto timed = [&](StringRef stage, double &seconds) {
+    auto start = std::chrono::steady_clock::now();
+    LogicalResult status = runStage(module, stage);
+    seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+    return status;
+  };
+  if (failed(timed(stages.prepare, result.prepareSeconds)))
     return failure();
   result.genericBefore = countGenerics(module);
-  if (failed(runStage(module, stages.fuse)))
+  if (failed(timed(stages.fuse, result.fuseSeconds)))
     return failure();
   result.genericAfter = countGenerics(module);
-  if (failed(runStage(module, stages.form)))
+  if (failed(timed(stages.form, result.formSeconds)))
     return failure();
   return result;
 }

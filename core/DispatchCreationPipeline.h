@@ -33,6 +33,10 @@ struct DispatchCreationResult {
   /// linalg.generic count before and after elementwise fusion.
   int64_t genericBefore = 0;
   int64_t genericAfter = 0;
+  /// Wall time of the prepare, fuse and form stages.
+  double prepareSeconds = 0;
+  double fuseSeconds = 0;
+  double formSeconds = 0;
 };
 
 /// Runs the pipeline on `module`. Pass failures are reported through the

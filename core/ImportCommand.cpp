@@ -10,6 +10,7 @@
 
 #include "core/CompileCommand.h"
 #include "core/Registration.h"
+#include "core/RunCommand.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -42,13 +43,13 @@ cl::opt<int64_t> batch("batch",
                        cl::desc("Value of each ONNX input's dynamic leading "
                                 "dim not bound by --dim (default 1)"),
                        cl::init(1), cl::sub(getImportSubcommand()),
-                       cl::sub(getCompileSubcommand()));
+                       cl::sub(getCompileSubcommand()),
+                       cl::sub(getRunSubcommand()));
 
-cl::list<std::string> dims("dim",
-                           cl::desc("Bind the ONNX dynamic dim NAME to VALUE"),
-                           cl::value_desc("NAME=VALUE"),
-                           cl::sub(getImportSubcommand()),
-                           cl::sub(getCompileSubcommand()));
+cl::list<std::string>
+    dims("dim", cl::desc("Bind the ONNX dynamic dim NAME to VALUE"),
+         cl::value_desc("NAME=VALUE"), cl::sub(getImportSubcommand()),
+         cl::sub(getCompileSubcommand()), cl::sub(getRunSubcommand()));
 } // namespace
 
 FailureOr<OnnxImportOptions> getImportOptions(StringRef command) {

@@ -3,6 +3,7 @@
 #include "core/Registration.h"
 
 #include "core/UtilCompatDialect.h"
+#include "core/codegen/Passes.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
 
@@ -38,6 +39,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
 
 void registerPasses() {
   registerHeuristicsPasses();
+  registerCodegenPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
 }

@@ -137,7 +137,7 @@ enum class FollowResult { Finished, Interrupted, Failed };
 /// Submits and follows the sweep to its end, reconnecting for up to a
 /// minute when the coordinator goes away (it may be restarting).
 FollowResult submitAndFollow(CoordinatorClient &client,
-                             const LoadedSpec &loaded,
+                             const LoadedSpec &loaded, bool forceRerun,
                              const std::atomic<bool> &stop,
                              coordinator::SweepProgress &final) {
   coordinator::SubmitSweepRequest request;
@@ -148,7 +148,7 @@ FollowResult submitAndFollow(CoordinatorClient &client,
     out.set_extension(model.extension);
     out.set_content(model.content);
   }
-  request.set_force(force);
+  request.set_force(forceRerun);
   coordinator::SubmitSweepReply reply;
   grpc::Status status =
       client.stub().SubmitSweep(client.context(60s).get(), request, &reply);
@@ -210,7 +210,56 @@ FollowResult submitAndFollow(CoordinatorClient &client,
     std::this_thread::sleep_for(500ms);
   }
 }
+/// The embedded run: a coordinator on a free loopback port with a fresh
+/// token and local worker slots, all in this process.
+FollowResult runEmbedded(const LoadedSpec &loaded,
+                         const EmbeddedSweepOptions &options,
+                         const std::atomic<bool> &stop,
+                         coordinator::SweepProgress &final) {
+  llvm::StringRef dbDir = llvm::sys::path::parent_path(options.dbPath);
+  if (!dbDir.empty())
+    llvm::sys::fs::create_directories(dbDir);
+  ServerConfig config;
+  config.dbPath = options.dbPath;
+  // Nothing else on this machine may feed or drain the embedded queue.
+  config.token = randomToken();
+  CoordinatorServer server(config);
+  // This process owned the database's leases last time, and no worker
+  // of that run is alive: hand their jobs out again.
+  server.getQueue().releaseAllLeases();
+
+  WorkerConfig workerConfig;
+  workerConfig.client = {server.address(), config.token, ""};
+  workerConfig.slots = std::max(1u, options.workers);
+  Worker worker(workerConfig);
+  std::atomic<bool> stopWorkers{false};
+  std::string workerError;
+  std::thread workerThread([&] { worker.run(stopWorkers, workerError); });
+  CoordinatorClient client({server.address(), config.token, ""});
+  FollowResult result =
+      submitAndFollow(client, loaded, options.force, stop, final);
+  stopWorkers = true;
+  workerThread.join();
+  server.shutdown();
+  return result;
+}
 } // namespace
+
+int runEmbeddedSweep(const LoadedSpec &loaded,
+                     const EmbeddedSweepOptions &options,
+                     coordinator::SweepProgress &final) {
+  std::atomic<bool> &stop = stopOnInterrupt();
+  FollowResult result;
+  try {
+    result = runEmbedded(loaded, options, stop, final);
+  } catch (const std::exception &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+  if (result == FollowResult::Interrupted)
+    return 130;
+  return result == FollowResult::Failed ? 1 : 0;
+}
 
 int runSweepCommand() {
   std::string errors;
@@ -226,35 +275,12 @@ int runSweepCommand() {
     if (!coordinatorAddress.empty()) {
       CoordinatorClient client(
           {coordinatorAddress, resolveToken(tokenFile), tlsCa});
-      result = submitAndFollow(client, *loaded, stop, final);
+      result = submitAndFollow(client, *loaded, force, stop, final);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
                         "goes on at the coordinator\n";
     } else {
-      llvm::StringRef dbDir = llvm::sys::path::parent_path(dbPath);
-      if (!dbDir.empty())
-        llvm::sys::fs::create_directories(dbDir);
-      ServerConfig config;
-      config.dbPath = dbPath;
-      // Nothing else on this machine may feed or drain the embedded queue.
-      config.token = randomToken();
-      CoordinatorServer server(config);
-      // This process owned the database's leases last time, and no worker
-      // of that run is alive: hand their jobs out again.
-      server.getQueue().releaseAllLeases();
-
-      WorkerConfig workerConfig;
-      workerConfig.client = {server.address(), config.token, ""};
-      workerConfig.slots = std::max(1u, workers.getValue());
-      Worker worker(workerConfig);
-      std::atomic<bool> stopWorkers{false};
-      std::string workerError;
-      std::thread workerThread([&] { worker.run(stopWorkers, workerError); });
-      CoordinatorClient client({server.address(), config.token, ""});
-      result = submitAndFollow(client, *loaded, stop, final);
-      stopWorkers = true;
-      workerThread.join();
-      server.shutdown();
+      result = runEmbedded(*loaded, {dbPath, workers, force}, stop, final);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: interrupted; run the same "
                         "command again to resume (finished jobs are kept in "

@@ -7,8 +7,14 @@
 
 #include "core/CompileCommand.h"
 #include "core/CoordinatorCommand.h"
+#include "core/DiffCommand.h"
 #include "core/ImportCommand.h"
 #include "core/Provenance.h"
+#include "core/QueryCommand.h"
+#include "core/ReportCommand.h"
+#include "core/ReproduceCommand.h"
+#include "core/RunCommand.h"
+#include "core/ShowCommand.h"
 #include "core/SweepCommand.h"
 #include "core/WorkerCommand.h"
 
@@ -28,6 +34,12 @@ const Subcommand kSubcommands[] = {
     {dispatchlab::getCoordinatorSubcommand, dispatchlab::runCoordinatorCommand},
     {dispatchlab::getWorkerSubcommand, dispatchlab::runWorkerCommand},
     {dispatchlab::getImportSubcommand, dispatchlab::runImportCommand},
+    {dispatchlab::getQuerySubcommand, dispatchlab::runQueryCommand},
+    {dispatchlab::getReportSubcommand, dispatchlab::runReportCommand},
+    {dispatchlab::getShowSubcommand, dispatchlab::runShowCommand},
+    {dispatchlab::getDiffSubcommand, dispatchlab::runDiffCommand},
+    {dispatchlab::getReproduceSubcommand, dispatchlab::runReproduceCommand},
+    {dispatchlab::getRunSubcommand, dispatchlab::runRunCommand},
 };
 } // namespace
 
@@ -43,6 +55,7 @@ int main(int argc, char **argv) {
       argc, argv,
       "dispatchlab: how an ML compiler cuts a model into dispatches\n\n"
       "  dispatchlab compile MODEL.mlir [options]\n"
+      "  dispatchlab run MODEL.mlir|MODEL.onnx [options]\n"
       "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
       "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
       "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n");

@@ -85,12 +85,19 @@ std::string Statement::getText(int column) const {
 bool Statement::isNull(int column) const {
   return sqlite3_column_type(stmt, column) == SQLITE_NULL;
 }
+int Statement::columnCount() const { return sqlite3_column_count(stmt); }
+std::string Statement::columnName(int column) const {
+  const char *name = sqlite3_column_name(stmt, column);
+  return name ? name : "";
+}
+bool Statement::isReadOnly() const { return sqlite3_stmt_readonly(stmt); }
 
-ResultStore::ResultStore(const std::string &path) {
-  int rc = sqlite3_open_v2(path.c_str(), &db,
-                           SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-                               SQLITE_OPEN_NOMUTEX,
-                           nullptr);
+ResultStore::ResultStore(const std::string &path, Access access) {
+  int flags = access == Access::ReadOnly
+                  ? SQLITE_OPEN_READONLY
+                  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+  int rc =
+      sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
     sqlite3_close(db);
@@ -100,6 +107,11 @@ ResultStore::ResultStore(const std::string &path) {
   // Other processes (a second coordinator, tests, sqlite3 shells) may read
   // or briefly lock the file.
   sqlite3_busy_timeout(db, 10000);
+  if (access == Access::ReadOnly) {
+    // Belt and braces: even a writable file cannot be changed through us.
+    exec("PRAGMA query_only=ON");
+    return;
+  }
   // WAL with synchronous=NORMAL: a commit survives the process being killed
   // (what a coordinator restart needs), at a fraction of FULL's fsyncs.
   exec("PRAGMA journal_mode=WAL");
@@ -145,6 +157,8 @@ void ResultStore::rollback() {
 }
 
 int ResultStore::changes() const { return sqlite3_changes(db); }
+
+std::string ResultStore::lastError() const { return sqlite3_errmsg(db); }
 
 int64_t ResultStore::lastInsertId() const {
   return sqlite3_last_insert_rowid(db);

@@ -49,6 +49,10 @@ public:
   double getDouble(int column) const;
   std::string getText(int column) const;
   bool isNull(int column) const;
+  int columnCount() const;
+  std::string columnName(int column) const;
+  /// True if running the statement cannot write to the database.
+  bool isReadOnly() const;
 
 private:
   sqlite3_stmt *stmt;
@@ -65,8 +69,12 @@ struct StoredModel {
 
 class ResultStore {
 public:
-  /// Opens or creates the database at `path` and applies the schema.
-  explicit ResultStore(const std::string &path);
+  enum class Access { ReadWrite, ReadOnly };
+  /// Opens or creates the database at `path` and applies the schema; with
+  /// `ReadOnly`, opens an existing database that nothing here can change
+  /// (what reports and ad-hoc queries use).
+  explicit ResultStore(const std::string &path,
+                       Access access = Access::ReadWrite);
   ~ResultStore();
   ResultStore(const ResultStore &) = delete;
   ResultStore &operator=(const ResultStore &) = delete;
@@ -114,6 +122,8 @@ public:
                     double wallSeconds, double now);
   /// Rows changed by the last statement.
   int changes() const;
+  /// SQLite's message for the last failure, without the statement text.
+  std::string lastError() const;
 
 private:
   void begin();

@@ -6,6 +6,8 @@
 // convolutions that are neither plain nor depthwise, which TOSA lacks, become
 // linalg.conv_2d_ngchw_gfchw directly. A BatchNormalization whose only input
 // is the conv is folded into the conv's weight and bias recipes.
+// ConvTranspose is the matching stride-1 convolution of the input with zeros
+// inserted between its elements.
 //
 //===----------------------------------------------------------------------===//
 
@@ -135,6 +137,78 @@ static std::string batchNormScaleRecipe(OnnxGraph &graph,
          ")))";
 }
 
+/// A grouped convolution, which TOSA lacks: linalg's NGCHW/GFCHW
+/// convolution of the NCHW `x` zero-padded by `padBegin`/`padEnd` on the
+/// spatial dims, with `weight` [groups, out channels / groups, in channels /
+/// groups, KH, KW] and an optional bias; the NCHW result.
+static Value createGroupedConv(OnnxNode &node, Value x, OnnxValue &weight,
+                               int64_t groups, ArrayRef<int64_t> padBegin,
+                               ArrayRef<int64_t> padEnd,
+                               ArrayRef<int64_t> stride,
+                               ArrayRef<int64_t> dilation,
+                               std::optional<OnnxValue> &bias) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type elementType = xType.getElementType();
+  SmallVector<int64_t> low = {0, 0, padBegin[0], padBegin[1]};
+  SmallVector<int64_t> high = {0, 0, padEnd[0], padEnd[1]};
+  if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
+      llvm::any_of(high, [](int64_t v) { return v != 0; })) {
+    SmallVector<int64_t> padded(xType.getShape());
+    for (int d = 0; d < 4; ++d)
+      padded[d] += low[d] + high[d];
+    Value zero = arith::ConstantOp::create(
+        node.builder, node.loc, node.builder.getZeroAttr(elementType));
+    MLIRContext *context = node.graph.getContext();
+    x = tensor::PadOp::create(node.builder, node.loc,
+                              getTensorType(padded, elementType), x,
+                              getAsIndexOpFoldResult(context, low),
+                              getAsIndexOpFoldResult(context, high), zero);
+    xType = cast<RankedTensorType>(x.getType());
+  }
+  ArrayRef<int64_t> wShape = weight.type.getShape();
+  int64_t batch = xType.getDimSize(0), perGroupOut = wShape[1],
+          perGroupIn = wShape[2], outChannels = groups * perGroupOut;
+  SmallVector<int64_t> out;
+  for (int i = 0; i < 2; ++i)
+    out.push_back(
+        (xType.getDimSize(2 + i) - (wShape[3 + i] - 1) * dilation[i] - 1) /
+            stride[i] +
+        1);
+  Value xg = tensor::ExpandShapeOp::create(
+      node.builder, node.loc,
+      getTensorType(
+          {batch, groups, perGroupIn, xType.getDimSize(2), xType.getDimSize(3)},
+          elementType),
+      x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  auto outType =
+      getTensorType({batch, groups, perGroupOut, out[0], out[1]}, elementType);
+  Value zero = arith::ConstantOp::create(node.builder, node.loc,
+                                         node.builder.getZeroAttr(elementType));
+  Value init = tensor::EmptyOp::create(node.builder, node.loc,
+                                       outType.getShape(), elementType);
+  Value filled =
+      linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+  auto conv = linalg::Conv2DNgchwGfchwOp::create(
+      node.builder, node.loc, TypeRange{outType},
+      ValueRange{xg, node.graph.materialize(weight, node.loc)},
+      ValueRange{filled},
+      {node.builder.getNamedAttr("strides",
+                                 node.builder.getI64TensorAttr(stride)),
+       node.builder.getNamedAttr("dilations",
+                                 node.builder.getI64TensorAttr(dilation))});
+  Value result = tensor::CollapseShapeOp::create(
+      node.builder, node.loc,
+      getTensorType({batch, outChannels, out[0], out[1]}, elementType),
+      conv.getResult(0),
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  if (bias) {
+    OnnxValue biasNchw = reshapeValue(node, *bias, {1, outChannels, 1, 1});
+    result = createTosaBinary<tosa::AddOp>(
+        node, result, node.graph.materialize(biasNchw, node.loc));
+  }
+  return result;
+}
+
 static LogicalResult lowerConv(OnnxNode &node) {
   RankedTensorType inputType = node.getInputType(0);
   int64_t rank = inputType.getRank();
@@ -205,8 +279,6 @@ static LogicalResult lowerConv(OnnxNode &node) {
   }
 
   Value x = cropNchw(node, node.graph.materialize(input, node.loc), *window);
-  SmallVector<int64_t> outNchw = {batch, outChannels, window->out[0],
-                                  window->out[1]};
   Value result;
   if (groups == 1 || (groups == channels && wShape[1] == 1)) {
     Value biasValue = bias ? node.graph.materialize(*bias, node.loc)
@@ -243,59 +315,12 @@ static LogicalResult lowerConv(OnnxNode &node) {
     }
     result = createTosaTranspose(node, result, {0, 3, 1, 2});
   } else {
-    // Grouped: linalg's NGCHW/GFCHW convolution on a zero-padded input.
-    SmallVector<int64_t> low = {0, 0, window->padBegin[0], window->padBegin[1]};
-    SmallVector<int64_t> high = {0, 0, window->padEnd[0], window->padEnd[1]};
-    if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
-        llvm::any_of(high, [](int64_t v) { return v != 0; })) {
-      auto xType = cast<RankedTensorType>(x.getType());
-      SmallVector<int64_t> padded(xType.getShape());
-      for (int d = 0; d < 4; ++d)
-        padded[d] += low[d] + high[d];
-      Value zero = arith::ConstantOp::create(
-          node.builder, node.loc, node.builder.getZeroAttr(elementType));
-      MLIRContext *context = node.graph.getContext();
-      x = tensor::PadOp::create(node.builder, node.loc,
-                                getTensorType(padded, elementType), x,
-                                getAsIndexOpFoldResult(context, low),
-                                getAsIndexOpFoldResult(context, high), zero);
-    }
-    auto xType = cast<RankedTensorType>(x.getType());
-    int64_t perGroupIn = channels / groups, perGroupOut = outChannels / groups;
-    Value xg = tensor::ExpandShapeOp::create(
-        node.builder, node.loc,
-        getTensorType({batch, groups, perGroupIn, xType.getDimSize(2),
-                       xType.getDimSize(3)},
-                      elementType),
-        x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-    OnnxValue wg = reshapeValue(
-        node, weight, {groups, perGroupOut, perGroupIn, wShape[2], wShape[3]});
-    auto outType = getTensorType(
-        {batch, groups, perGroupOut, window->out[0], window->out[1]},
-        elementType);
-    Value zero = arith::ConstantOp::create(
-        node.builder, node.loc, node.builder.getZeroAttr(elementType));
-    Value init = tensor::EmptyOp::create(node.builder, node.loc,
-                                         outType.getShape(), elementType);
-    Value filled =
-        linalg::FillOp::create(node.builder, node.loc, zero, init).result();
-    auto conv = linalg::Conv2DNgchwGfchwOp::create(
-        node.builder, node.loc, TypeRange{outType},
-        ValueRange{xg, node.graph.materialize(wg, node.loc)},
-        ValueRange{filled},
-        {node.builder.getNamedAttr(
-             "strides", node.builder.getI64TensorAttr(window->stride)),
-         node.builder.getNamedAttr(
-             "dilations", node.builder.getI64TensorAttr(window->dilation))});
-    result = tensor::CollapseShapeOp::create(
-        node.builder, node.loc, getTensorType(outNchw, elementType),
-        conv.getResult(0),
-        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-    if (bias) {
-      OnnxValue biasNchw = reshapeValue(node, *bias, {1, outChannels, 1, 1});
-      result = createTosaBinary<tosa::AddOp>(
-          node, result, node.graph.materialize(biasNchw, node.loc));
-    }
+    OnnxValue gfchw = reshapeValue(
+        node, weight,
+        {groups, outChannels / groups, wShape[1], wShape[2], wShape[3]});
+    result = createGroupedConv(node, x, gfchw, groups, window->padBegin,
+                               window->padEnd, window->stride, window->dilation,
+                               bias);
   }
   if (is1d)
     result =
@@ -309,6 +334,144 @@ static LogicalResult lowerConv(OnnxNode &node) {
     return success();
   }
   node.setOutput(0, result);
+  return success();
+}
+
+/// ConvTranspose as the convolution whose input gradient it is: the input
+/// with stride - 1 zeros between elements, padded by the kernel span - 1
+/// minus the ONNX pads (plus output_padding at the end), convolved at stride
+/// 1 with the spatially flipped kernel, in and out channels swapped (per
+/// group). Flip and swap are a parameter recipe; negative pads crop the
+/// result.
+static LogicalResult lowerConvTranspose(OnnxNode &node) {
+  RankedTensorType inputType = node.getInputType(0);
+  if (inputType.getRank() != 4)
+    return node.fail("only 2-D transposed convolutions are supported");
+  OnnxValue weight = node.getInput(1);
+  ArrayRef<int64_t> in = inputType.getShape(), w = weight.type.getShape();
+  int64_t groups = node.getInt("group", 1);
+  if (groups <= 0 || in[1] % groups || w[0] != in[1])
+    return node.fail("weight shape " + formatList(w) + " does not match " +
+                     Twine(in[1]) + " input channels in " + Twine(groups) +
+                     " groups");
+  int64_t batch = in[0], outChannels = w[1] * groups;
+  SmallVector<int64_t> stride =
+      node.getInts("strides").value_or(SmallVector<int64_t>{1, 1});
+  SmallVector<int64_t> dilation =
+      node.getInts("dilations").value_or(SmallVector<int64_t>{1, 1});
+  SmallVector<int64_t> outputPadding =
+      node.getInts("output_padding").value_or(SmallVector<int64_t>{0, 0});
+  SmallVector<int64_t> pads =
+      node.getInts("pads").value_or(SmallVector<int64_t>{0, 0, 0, 0});
+  std::optional<SmallVector<int64_t>> outputShape =
+      node.getInts("output_shape");
+  if (stride.size() != 2 || dilation.size() != 2 || outputPadding.size() != 2 ||
+      pads.size() != 4 || (outputShape && outputShape->size() < 2))
+    return node.fail("strides, dilations, output_padding, pads or "
+                     "output_shape do not match 2 spatial dims");
+  std::string autoPad = node.getString("auto_pad", "NOTSET");
+  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
+      autoPad != "SAME_LOWER")
+    return node.fail("unknown auto_pad '" + autoPad + "'");
+
+  // Per spatial dim: the equivalent convolution's pads (low, high) and the
+  // output size.
+  SmallVector<int64_t> low, high, out;
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = (w[2 + i] - 1) * dilation[i] + 1;
+    int64_t full = stride[i] * (in[2 + i] - 1) + outputPadding[i] + span;
+    int64_t begin = pads[i], end = pads[2 + i];
+    if (autoPad == "VALID") {
+      begin = end = 0;
+    } else if (outputShape || autoPad != "NOTSET") {
+      int64_t target = outputShape ? (*outputShape)[outputShape->size() - 2 + i]
+                                   : in[2 + i] * stride[i];
+      int64_t total = full - target;
+      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      end = total - begin;
+    }
+    out.push_back(full - begin - end);
+    if (out.back() <= 0)
+      return node.fail("the output would be empty");
+    low.push_back(span - 1 - begin);
+    high.push_back(span - 1 - end + outputPadding[i]);
+  }
+
+  Type elementType = inputType.getElementType();
+  // TOSA's convolution is NHWC; grouped ones (linalg's) stay NCHW.
+  bool grouped = groups != 1;
+  int64_t hDim = grouped ? 2 : 1;
+  Value x = node.getInputValue(0);
+  if (!grouped)
+    x = createTosaTranspose(node, x, {0, 2, 3, 1});
+  if (stride[0] != 1 || stride[1] != 1) {
+    auto xType = cast<RankedTensorType>(x.getType());
+    SmallVector<int64_t> dilated(xType.getShape());
+    SmallVector<int64_t> strides(4, 1);
+    for (int i = 0; i < 2; ++i) {
+      dilated[hDim + i] = (dilated[hDim + i] - 1) * stride[i] + 1;
+      strides[hDim + i] = stride[i];
+    }
+    Value zero = arith::ConstantOp::create(
+        node.builder, node.loc, node.builder.getZeroAttr(elementType));
+    Value init =
+        tensor::EmptyOp::create(node.builder, node.loc, dilated, elementType);
+    Value zeros =
+        linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+    x = tensor::InsertSliceOp::create(
+        node.builder, node.loc, x, zeros, ValueRange(), ValueRange(),
+        ValueRange(), node.builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+        node.builder.getDenseI64ArrayAttr(xType.getShape()),
+        node.builder.getDenseI64ArrayAttr(strides));
+  }
+  SmallVector<int64_t> padLow, padHigh, cropStart;
+  for (int i = 0; i < 2; ++i) {
+    padLow.push_back(std::max<int64_t>(low[i], 0));
+    padHigh.push_back(std::max<int64_t>(high[i], 0));
+    cropStart.push_back(std::max<int64_t>(-low[i], 0));
+  }
+
+  if (grouped) {
+    // Per group, [C/g, M/g] channels swap to [M/g, C/g].
+    int64_t perGroupIn = in[1] / groups;
+    OnnxValue byGroup =
+        reshapeValue(node, weight, {groups, perGroupIn, w[1], w[2], w[3]});
+    OnnxValue swapped = transposeValue(node, byGroup, {0, 2, 1, 3, 4});
+    OnnxValue flipped = reverseValue(node, swapped, {3, 4});
+    std::optional<OnnxValue> bias;
+    if (node.hasInput(2))
+      bias = node.getInput(2);
+    Value result = createGroupedConv(node, x, flipped, groups, padLow, padHigh,
+                                     {1, 1}, dilation, bias);
+    node.setOutput(0, createTosaSlice(node, result,
+                                      {0, 0, cropStart[0], cropStart[1]},
+                                      {batch, outChannels, out[0], out[1]}));
+    return success();
+  }
+  auto xType = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> convOut = {batch, 0, 0, outChannels};
+  for (int i = 0; i < 2; ++i)
+    convOut[1 + i] = xType.getDimSize(1 + i) + padLow[i] + padHigh[i] -
+                     (w[2 + i] - 1) * dilation[i];
+  OnnxValue flipped = reverseValue(node, weight, {2, 3});
+  OnnxValue ohwi = transposeValue(node, flipped, {1, 2, 3, 0});
+  auto biasType = getTensorType({outChannels}, elementType);
+  Value bias = node.hasInput(2)
+                   ? node.getInputValue(2)
+                   : tosa::ConstOp::create(
+                         node.builder, node.loc, biasType,
+                         DenseElementsAttr::get(
+                             biasType, node.builder.getZeroAttr(elementType)));
+  Value result = tosa::Conv2DOp::create(
+      node.builder, node.loc, getTensorType(convOut, elementType), x,
+      node.graph.materialize(ohwi, node.loc), bias,
+      node.builder.getDenseI64ArrayAttr(
+          {padLow[0], padHigh[0], padLow[1], padHigh[1]}),
+      node.builder.getDenseI64ArrayAttr({1, 1}),
+      node.builder.getDenseI64ArrayAttr(dilation), TypeAttr::get(elementType));
+  result = createTosaSlice(node, result, {0, cropStart[0], cropStart[1], 0},
+                           {batch, out[0], out[1], outChannels});
+  node.setOutput(0, createTosaTranspose(node, result, {0, 3, 1, 2}));
   return success();
 }
 
@@ -511,6 +674,7 @@ static LogicalResult lowerGlobalMaxPool(OnnxNode &node) {
 
 void registerConvOps(OnnxOpTable &table) {
   table["Conv"] = lowerConv;
+  table["ConvTranspose"] = lowerConvTranspose;
   table["Gemm"] = lowerGemm;
   table["MatMul"] = lowerMatMul;
   table["MaxPool"] = lowerMaxPool;

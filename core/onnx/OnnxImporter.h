@@ -22,7 +22,8 @@
 //   {dispatchlab.parameter_expr = "<recipe>"},
 // where a recipe is an expression over initializer names:
 //   transpose(X, [perm])  reshape(X, [shape])  add/sub/mul/div(X, Y)
-//   sqrt(X)  and float literals, with numpy broadcasting.
+//   sqrt(X)  slice(X, [starts], [sizes][, [steps]])  reverse(X, [axes])
+//   and float literals, with numpy broadcasting.
 // Examples: a conv weight in TOSA's OHWI layout is
 // `transpose(conv1.weight, [0, 2, 3, 1])`; BatchNormalization after a conv is
 // folded into the conv's weight and bias recipes. Recipes are emitted whether

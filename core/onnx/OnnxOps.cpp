@@ -21,7 +21,9 @@ const OnnxOpTable &getOnnxOpTable() {
     registerConvOps(result);
     registerElementwiseOps(result);
     registerNormalizationOps(result);
+    registerRecurrentOps(result);
     registerReductionOps(result);
+    registerResizeOps(result);
     registerShapeOps(result);
     return result;
   }();
@@ -251,6 +253,70 @@ OnnxValue transposeValue(OnnxNode &node, OnnxValue &value,
   }
   result.value =
       createTosaTranspose(node, node.graph.materialize(value, node.loc), perm);
+  return result;
+}
+
+OnnxValue sliceValue(OnnxNode &node, OnnxValue &value, ArrayRef<int64_t> starts,
+                     ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
+  auto type = getTensorType(sizes, value.type.getElementType());
+  if (value.type == type)
+    return value;
+  bool unitSteps = llvm::all_of(steps, [](int64_t s) { return s == 1; });
+  if (value.isParameter())
+    return deriveParameter("slice(" + value.recipe() + ", " +
+                               formatList(starts) + ", " + formatList(sizes) +
+                               (unitSteps ? "" : ", " + formatList(steps)) +
+                               ")",
+                           type);
+  OnnxValue result;
+  result.type = type;
+  if (value.host) {
+    HostTensor sliced;
+    sliced.dataType = value.host->dataType;
+    sliced.shape.assign(sizes.begin(), sizes.end());
+    ArrayRef<int64_t> shape = value.host->shape;
+    SmallVector<int64_t> index(sizes.size(), 0);
+    for (int64_t n = 0, e = sliced.numElements(); n < e; ++n) {
+      int64_t source = 0;
+      for (size_t d = 0; d < sizes.size(); ++d)
+        source = source * shape[d] + starts[d] + index[d] * steps[d];
+      sliced.append(*value.host, source);
+      for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+        if (++index[d] < sizes[d])
+          break;
+        index[d] = 0;
+      }
+    }
+    result.host = std::move(sliced);
+    return result;
+  }
+  Value input = node.graph.materialize(value, node.loc);
+  if (unitSteps) {
+    result.value = createTosaSlice(node, input, starts, sizes);
+    return result;
+  }
+  // TOSA slices are contiguous; strided slices go to tensor directly.
+  result.value = tensor::ExtractSliceOp::create(
+      node.builder, node.loc, type, input, ValueRange(), ValueRange(),
+      ValueRange(), node.builder.getDenseI64ArrayAttr(starts),
+      node.builder.getDenseI64ArrayAttr(sizes),
+      node.builder.getDenseI64ArrayAttr(steps));
+  return result;
+}
+
+OnnxValue reverseValue(OnnxNode &node, OnnxValue &value,
+                       ArrayRef<int64_t> axes) {
+  if (value.isParameter())
+    return deriveParameter("reverse(" + value.recipe() + ", " +
+                               formatList(axes) + ")",
+                           value.type);
+  OnnxValue result;
+  result.type = value.type;
+  result.value = node.graph.materialize(value, node.loc);
+  for (int64_t axis : axes)
+    result.value = tosa::ReverseOp::create(
+        node.builder, node.loc, value.type, result.value,
+        node.builder.getI32IntegerAttr(axis));
   return result;
 }
 

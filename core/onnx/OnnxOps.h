@@ -29,7 +29,9 @@ const OnnxOpTable &getOnnxOpTable();
 void registerConvOps(OnnxOpTable &table);
 void registerElementwiseOps(OnnxOpTable &table);
 void registerNormalizationOps(OnnxOpTable &table);
+void registerRecurrentOps(OnnxOpTable &table);
 void registerReductionOps(OnnxOpTable &table);
+void registerResizeOps(OnnxOpTable &table);
 void registerShapeOps(OnnxOpTable &table);
 
 //===----------------------------------------------------------------------===//
@@ -109,6 +111,14 @@ OnnxValue reshapeValue(OnnxNode &node, OnnxValue &value,
                        llvm::ArrayRef<int64_t> shape);
 OnnxValue transposeValue(OnnxNode &node, OnnxValue &value,
                          llvm::ArrayRef<int64_t> perm);
+/// `value[starts : starts + sizes * steps : steps]` on every dim, and
+/// `value` reversed along `axes`; recipes for weights, like the above.
+OnnxValue sliceValue(OnnxNode &node, OnnxValue &value,
+                     llvm::ArrayRef<int64_t> starts,
+                     llvm::ArrayRef<int64_t> sizes,
+                     llvm::ArrayRef<int64_t> steps);
+OnnxValue reverseValue(OnnxNode &node, OnnxValue &value,
+                       llvm::ArrayRef<int64_t> axes);
 /// A parameter computed from parameters by `recipe` (see OnnxImporter.h).
 OnnxValue deriveParameter(std::string recipe, mlir::RankedTensorType type);
 /// `values` as a recipe list: `[1, 2, 3]`.

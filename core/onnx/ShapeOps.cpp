@@ -206,56 +206,6 @@ static LogicalResult lowerConcat(OnnxNode &node) {
   return success();
 }
 
-/// `value[starts : starts + sizes * steps : steps]` on every dim.
-static OnnxValue sliceValue(OnnxNode &node, OnnxValue &value,
-                            ArrayRef<int64_t> starts, ArrayRef<int64_t> sizes,
-                            ArrayRef<int64_t> steps) {
-  auto type = getTensorType(sizes, value.type.getElementType());
-  if (value.type == type)
-    return value;
-  bool unitSteps = llvm::all_of(steps, [](int64_t s) { return s == 1; });
-  if (value.isParameter())
-    return deriveParameter("slice(" + value.recipe() + ", " +
-                               formatList(starts) + ", " + formatList(sizes) +
-                               (unitSteps ? "" : ", " + formatList(steps)) +
-                               ")",
-                           type);
-  OnnxValue result;
-  result.type = type;
-  if (value.host) {
-    HostTensor sliced;
-    sliced.dataType = value.host->dataType;
-    sliced.shape.assign(sizes.begin(), sizes.end());
-    ArrayRef<int64_t> shape = value.host->shape;
-    SmallVector<int64_t> index(sizes.size(), 0);
-    for (int64_t n = 0, e = sliced.numElements(); n < e; ++n) {
-      int64_t source = 0;
-      for (size_t d = 0; d < sizes.size(); ++d)
-        source = source * shape[d] + starts[d] + index[d] * steps[d];
-      sliced.append(*value.host, source);
-      for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-        if (++index[d] < sizes[d])
-          break;
-        index[d] = 0;
-      }
-    }
-    result.host = std::move(sliced);
-    return result;
-  }
-  Value input = node.graph.materialize(value, node.loc);
-  if (unitSteps) {
-    result.value = createTosaSlice(node, input, starts, sizes);
-    return result;
-  }
-  // TOSA slices are contiguous; strided slices go to tensor directly.
-  result.value = tensor::ExtractSliceOp::create(
-      node.builder, node.loc, type, input, ValueRange(), ValueRange(),
-      ValueRange(), node.builder.getDenseI64ArrayAttr(starts),
-      node.builder.getDenseI64ArrayAttr(sizes),
-      node.builder.getDenseI64ArrayAttr(steps));
-  return result;
-}
-
 static LogicalResult lowerSlice(OnnxNode &node) {
   ArrayRef<int64_t> shape = node.getInputShape(0);
   SmallVector<int64_t> starts, ends, axes, steps;
@@ -555,6 +505,11 @@ static LogicalResult lowerConstant(OnnxNode &node) {
       OnnxValue result;
       result.type = getTensorType(shape, elementType);
       result.parameter = node.proto.output(0);
+      // Small ones keep their data, as initializers do, for operands that
+      // must be known at import (Resize scales).
+      std::string error;
+      if (count <= 1024)
+        result.host = decodeTensor(tensor, error);
       node.setOutput(0, std::move(result));
       return success();
     }

@@ -1,0 +1,281 @@
+//===- CodegenPipeline.cpp - dispatches to host machine code --------------===//
+
+#include "core/codegen/CodegenPipeline.h"
+
+#include "core/codegen/Passes.h"
+
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/OptUtils.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllExtensions.h"
+#include "mlir/InitAllPasses.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+
+#include <chrono>
+
+using namespace mlir;
+
+namespace dispatchlab {
+
+namespace {
+/// Tensor-level work: one function per dispatch; in tiled mode each is
+/// tiled, fused and vectorized, with accumulators hoisted out of reduction
+/// loops so they stay in registers.
+constexpr const char *kOutlinePipeline = "dispatchlab-outline-dispatch-regions";
+constexpr const char *kTilePipeline =
+    "func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize,cse,"
+    "dispatchlab-vectorize-dispatches,canonicalize,cse,"
+    "loop-invariant-subset-hoisting,canonicalize,cse)";
+
+/// Tensors to buffers. Function results become out-parameters so the caller
+/// (the host function, and the runner for it) owns every buffer; a dispatch
+/// writing its result straight into the caller's buffer is what IREE's
+/// bindings do.
+constexpr const char *kBufferizePipeline =
+    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "one-shot-bufferize{bufferize-function-boundaries "
+    "function-boundary-type-conversion=identity-layout-map},"
+    // Forwards loop-carried buffers, so a dispatch returns its alloc directly
+    // and the out-parameter conversion can reuse the caller's buffer.
+    "cse,canonicalize,"
+    "buffer-results-to-out-params{hoist-static-allocs=true "
+    "modify-public-functions=true},canonicalize,cse";
+
+/// Buffers to the LLVM dialect.
+constexpr const char *kLoweringPipeline =
+    "buffer-deallocation-pipeline,"
+    "func.func(dispatchlab-lower-vectors,"
+    "convert-vector-to-scf{full-unroll=true},"
+    "convert-linalg-to-loops),"
+    "convert-bufferization-to-memref,expand-strided-metadata,lower-affine,"
+    "convert-scf-to-cf,convert-vector-to-llvm,convert-math-to-llvm,"
+    "convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,"
+    "convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
+    "convert-func-to-llvm,reconcile-unrealized-casts";
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+      .count();
+}
+
+LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
+  PassManager pm(module.getContext());
+  std::string error;
+  llvm::raw_string_ostream errorStream(error);
+  if (failed(parsePassPipeline(pipeline, pm, errorStream)))
+    return module.emitError("invalid codegen pipeline '")
+           << pipeline << "': " << error;
+  return pm.run(module);
+}
+
+std::optional<ElementType> getElementType(Type type) {
+  if (type.isF16())
+    return ElementType::F16;
+  if (type.isF32())
+    return ElementType::F32;
+  if (type.isF64())
+    return ElementType::F64;
+  if (type.isInteger(1))
+    return ElementType::Bool;
+  if (type.isInteger(8))
+    return ElementType::I8;
+  if (type.isInteger(32))
+    return ElementType::I32;
+  if (type.isInteger(64))
+    return ElementType::I64;
+  return std::nullopt;
+}
+
+FailureOr<TensorSignature> getSignature(Type type, std::string name,
+                                        Location loc) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !tensor.hasStaticShape())
+    return emitError(loc) << "'" << name << "' has type " << type
+                          << "; run supports statically shaped tensors only";
+  std::optional<ElementType> element = getElementType(tensor.getElementType());
+  if (!element)
+    return emitError(loc) << "'" << name << "' has element type "
+                          << tensor.getElementType()
+                          << "; run supports f16, f32, f64, i1, i8, i32, i64";
+  TensorSignature signature;
+  signature.name = std::move(name);
+  signature.type = *element;
+  signature.shape.assign(tensor.getShape().begin(), tensor.getShape().end());
+  return signature;
+}
+
+FailureOr<func::FuncOp> getHostFunction(ModuleOp module) {
+  SmallVector<func::FuncOp> candidates;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function.isPublic() && !function.isDeclaration())
+      candidates.push_back(function);
+  if (candidates.size() != 1)
+    return module.emitError("run needs exactly one public function with a "
+                            "body (the model), found ")
+           << candidates.size();
+  return candidates.front();
+}
+
+LogicalResult readSignature(func::FuncOp host, CompiledModel &compiled) {
+  for (BlockArgument argument : host.getArguments()) {
+    std::string name = "arg" + std::to_string(argument.getArgNumber());
+    if (auto nameLoc = dyn_cast<NameLoc>(argument.getLoc()))
+      name = nameLoc.getName().str();
+    FailureOr<TensorSignature> signature =
+        getSignature(argument.getType(), name, argument.getLoc());
+    if (failed(signature))
+      return failure();
+    unsigned index = argument.getArgNumber();
+    if (auto tag =
+            host.getArgAttrOfType<StringAttr>(index, "dispatchlab.parameter"))
+      signature->parameter = tag.str();
+    if (auto tag = host.getArgAttrOfType<StringAttr>(
+            index, "dispatchlab.parameter_expr"))
+      signature->parameterExpr = tag.str();
+    compiled.inputs.push_back(std::move(*signature));
+  }
+  for (auto [index, type] : llvm::enumerate(host.getResultTypes())) {
+    FailureOr<TensorSignature> signature =
+        getSignature(type, "result" + std::to_string(index), host.getLoc());
+    if (failed(signature))
+      return failure();
+    compiled.outputs.push_back(std::move(*signature));
+  }
+  return success();
+}
+
+/// Static allocations left in each dispatch function: the temporaries a
+/// fused dispatch materializes (seed 004's full-size matmul result is one).
+std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
+  std::vector<DispatchTemporaries> result;
+  for (auto function : module.getOps<func::FuncOp>()) {
+    if (!function->hasAttr(kDispatchFunctionAttr))
+      continue;
+    DispatchTemporaries temporaries;
+    temporaries.dispatch = function.getName().str();
+    function.walk([&](Operation *op) {
+      if (!isa<memref::AllocOp, memref::AllocaOp>(op))
+        return;
+      auto type = cast<MemRefType>(op->getResult(0).getType());
+      ++temporaries.allocations;
+      if (type.hasStaticShape())
+        temporaries.bytes += type.getNumElements() *
+                             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+    });
+    result.push_back(std::move(temporaries));
+  }
+  return result;
+}
+
+FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module) {
+  static bool initialized = [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+    return true;
+  }();
+  (void)initialized;
+
+  auto fail = [&](llvm::Error error) {
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(std::move(error));
+  };
+  // detectHost takes the CPU name and features from llvm::sys, so the code
+  // uses every vector extension of this machine.
+  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
+      llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!builder)
+    return fail(builder.takeError());
+  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      builder->createTargetMachine();
+  if (!machine)
+    return fail(machine.takeError());
+
+  auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
+                                               /*sizeLevel=*/0, machine->get());
+  // memref.copy of strided views calls memrefCopy from the C runner utils.
+  std::string runtime =
+      std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_c_runner_utils.so";
+  SmallVector<StringRef> libraries = {runtime};
+  ExecutionEngineOptions options;
+  options.transformer = transformer;
+  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
+  options.sharedLibPaths = libraries;
+  auto engine = ExecutionEngine::create(module, options, std::move(*machine));
+  if (!engine)
+    return fail(engine.takeError());
+  (*engine)->initialize();
+  return std::move(*engine);
+}
+} // namespace
+
+void registerCodegenDialects(DialectRegistry &registry) {
+  registerAllDialects(registry);
+  registerAllExtensions(registry);
+  registerAllToLLVMIRTranslations(registry);
+}
+
+StringRef stringify(CodegenMode mode) {
+  return mode == CodegenMode::Tiled ? "tiled" : "loops";
+}
+
+FailureOr<CompiledModel> compileForHost(ModuleOp module, CodegenMode mode) {
+  static bool registered = [] {
+    registerAllPasses();
+    registerCodegenPasses();
+    return true;
+  }();
+  (void)registered;
+
+  CompiledModel compiled;
+  auto start = std::chrono::steady_clock::now();
+  FailureOr<func::FuncOp> host = getHostFunction(module);
+  if (failed(host) || failed(readSignature(*host, compiled)))
+    return failure();
+  compiled.entrySymbol = "_mlir_ciface_" + host->getName().str();
+  (*host)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                   UnitAttr::get(module.getContext()));
+
+  // Module arguments are the caller's: never written in place.
+  for (unsigned i = 0, e = host->getNumArguments(); i < e; ++i)
+    host->setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                     BoolAttr::get(module.getContext(), false));
+
+  std::string tensorPipeline = kOutlinePipeline;
+  if (mode == CodegenMode::Tiled)
+    tensorPipeline += std::string(",") + kTilePipeline;
+  compiled.pipeline =
+      tensorPipeline + "," + kBufferizePipeline + "," + kLoweringPipeline;
+  if (failed(runPipeline(module, tensorPipeline)) ||
+      failed(runPipeline(module, kBufferizePipeline)))
+    return failure();
+  // The runner passes one descriptor per input, then per output.
+  auto bufferized = module.lookupSymbol<func::FuncOp>(host->getName());
+  if (bufferized.getNumResults() != 0 ||
+      bufferized.getNumArguments() !=
+          compiled.inputs.size() + compiled.outputs.size())
+    return bufferized.emitError("host function not in out-parameter form "
+                                "after bufferization: ")
+           << bufferized.getFunctionType();
+  compiled.temporaries = measureTemporaries(module);
+  if (failed(runPipeline(module, kLoweringPipeline)))
+    return failure();
+  compiled.codegenSeconds = secondsSince(start);
+
+  start = std::chrono::steady_clock::now();
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine = createEngine(module);
+  if (failed(engine))
+    return failure();
+  compiled.engine = std::move(*engine);
+  compiled.jitSeconds = secondsSince(start);
+  return compiled;
+}
+
+} // namespace dispatchlab

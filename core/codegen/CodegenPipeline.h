@@ -1,0 +1,85 @@
+//===- CodegenPipeline.h - dispatches to host machine code ------*- C++ -*-===//
+//
+// Turns a module after dispatch formation into code for the host CPU: each
+// dispatch.region is outlined into its own function, bufferized, lowered to
+// the LLVM dialect and JIT-compiled (-O3, host CPU and features) into an
+// mlir::ExecutionEngine whose entry point is the model's host function.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_CODEGEN_CODEGENPIPELINE_H
+#define DISPATCHLAB_CORE_CODEGEN_CODEGENPIPELINE_H
+
+#include "core/Npy.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/DialectRegistry.h"
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+/// One tensor argument or result of the host function.
+struct TensorSignature {
+  /// The argument's name (from its NameLoc; `argN` otherwise) or `resultN`.
+  std::string name;
+  ElementType type = ElementType::F32;
+  std::vector<int64_t> shape;
+  /// The `dispatchlab.parameter` / `dispatchlab.parameter_expr` tags of a
+  /// weight argument; empty for model inputs.
+  std::string parameter;
+  std::string parameterExpr;
+};
+
+/// Buffers a dispatch still allocates after bufferization, beyond its
+/// arguments and results (which the caller passes in). Counted per
+/// allocation site: one inside a tile loop counts once, at its tile size.
+struct DispatchTemporaries {
+  std::string dispatch;
+  int64_t bytes = 0;
+  int64_t allocations = 0;
+};
+
+struct CompiledModel {
+  std::unique_ptr<mlir::ExecutionEngine> engine;
+  /// Symbol to pass to ExecutionEngine::invokePacked: the C interface of the
+  /// host function, taking one memref descriptor pointer per input, then one
+  /// per output (results were turned into out-parameters).
+  std::string entrySymbol;
+  std::vector<TensorSignature> inputs;
+  std::vector<TensorSignature> outputs;
+  std::vector<DispatchTemporaries> temporaries;
+  /// The pass pipeline that lowered the module, for provenance.
+  std::string pipeline;
+  /// Seconds in the MLIR pipeline (outlining to LLVM dialect) and in LLVM
+  /// (translation, -O3, machine code).
+  double codegenSeconds = 0;
+  double jitSeconds = 0;
+};
+
+/// Dialects, interfaces and translations the pipeline needs, on top of
+/// registerDialects().
+void registerCodegenDialects(mlir::DialectRegistry &registry);
+
+enum class CodegenMode {
+  /// Tile and fuse each dispatch, vectorize, then bufferize and lower.
+  Tiled,
+  /// Bufferize and lower each Linalg op to scalar loops: the simplest
+  /// correct code, a baseline for the tiled mode.
+  Loops,
+};
+llvm::StringRef stringify(CodegenMode mode);
+
+/// Compiles `module` (consumed: it is lowered in place). It must hold
+/// exactly one public function, the host function; every tensor it takes or
+/// returns must be statically shaped. Errors go to the context's
+/// diagnostics.
+mlir::FailureOr<CompiledModel> compileForHost(mlir::ModuleOp module,
+                                              CodegenMode mode);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_CODEGEN_CODEGENPIPELINE_H

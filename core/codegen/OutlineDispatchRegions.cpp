@@ -1,0 +1,72 @@
+//===- OutlineDispatchRegions.cpp - one function per dispatch -------------===//
+
+#include "core/CompileStats.h"
+#include "core/codegen/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/SymbolTable.h"
+
+namespace dispatchlab {
+#define GEN_PASS_DEF_OUTLINEDISPATCHREGIONSPASS
+#include "core/codegen/Passes.h.inc"
+} // namespace dispatchlab
+
+using namespace mlir;
+
+namespace dispatchlab {
+namespace {
+
+/// Moves the body of `region` into a new function `name` inserted before
+/// the function holding the region, and calls it in the region's place.
+void outlineRegion(dispatch::RegionOp region, StringRef name,
+                   SymbolTable &symbols) {
+  auto parent = region->getParentOfType<func::FuncOp>();
+  SmallVector<Value> captured = getCapturedValues(region);
+
+  OpBuilder builder(parent);
+  auto type = builder.getFunctionType(ValueRange(captured).getTypes(),
+                                      region.getResultTypes());
+  auto function = func::FuncOp::create(builder, region.getLoc(), name, type);
+  function.setPrivate();
+  // Lets later stages tell dispatches from the host function.
+  function->setAttr(kDispatchFunctionAttr, builder.getUnitAttr());
+  // Renames on a clash with a symbol of the input.
+  symbols.insert(function);
+
+  Block *entry = function.addEntryBlock();
+  IRMapping mapping;
+  mapping.map(captured, entry->getArguments());
+  builder.setInsertionPointToStart(entry);
+  for (Operation &op : region.getBody().front().without_terminator())
+    builder.clone(op, mapping);
+  dispatch::ReturnOp terminator = region.getReturnOp();
+  SmallVector<Value> results =
+      llvm::map_to_vector(terminator.getOperands(), [&](Value value) {
+        return mapping.lookupOrDefault(value);
+      });
+  func::ReturnOp::create(builder, terminator.getLoc(), results);
+
+  builder.setInsertionPoint(region);
+  auto call = func::CallOp::create(builder, region.getLoc(), function,
+                                   ValueRange(captured));
+  region.replaceAllUsesWith(call.getResults());
+  region.erase();
+}
+
+struct OutlineDispatchRegionsPass
+    : impl::OutlineDispatchRegionsPassBase<OutlineDispatchRegionsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    SymbolTable symbols(module);
+    for (auto &[region, name] : getNamedDispatchRegions(module)) {
+      if (!region->getParentOfType<func::FuncOp>()) {
+        region.emitOpError("outside a func.func cannot be outlined");
+        return signalPassFailure();
+      }
+      outlineRegion(region, name, symbols);
+    }
+  }
+};
+
+} // namespace
+} // namespace dispatchlab

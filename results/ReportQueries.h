@@ -1,0 +1,122 @@
+//===- ReportQueries.h - sweep results as pivot tables ----------*- C++ -*-===//
+//
+// Reads a sweep's jobs and results from the result database and arranges one
+// metric as a pivot table (models x variants), optionally relative to a
+// baseline variant, with a geometric-mean summary. No printing here: the
+// formatters turn a Pivot into text, and tests check the Pivot itself.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_RESULTS_REPORTQUERIES_H
+#define DISPATCHLAB_RESULTS_REPORTQUERIES_H
+
+#include "results/ResultStore.h"
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+/// What a report cell shows. Counts come from the stats JSON, compile time
+/// is the job's child-process wall time, latency needs run results.
+enum class Metric {
+  Dispatches,
+  Executables,
+  TransientBytes,
+  Fills,
+  Copies,
+  GenericBefore,
+  GenericAfter,
+  CompileTime,
+  Latency,
+};
+
+std::optional<Metric> parseMetric(llvm::StringRef name);
+/// The stats JSON key / flag spelling ("transient_bytes").
+llvm::StringRef metricName(Metric metric);
+/// Integral metrics get a signed difference beside their ratio.
+bool isCountMetric(Metric metric);
+
+struct SweepRef {
+  int64_t id = 0;
+  std::string name;
+};
+
+/// The sweep named by `selector`: a numeric id, else the latest sweep of
+/// that name; an empty selector means the latest sweep submitted.
+std::optional<SweepRef> findSweep(ResultStore &store, llvm::StringRef selector);
+
+/// One job of a sweep as the report needs it.
+struct JobRecord {
+  std::string model, variant, state, error;
+  /// Empty unless the job has a result.
+  std::string statsJson;
+  std::optional<int64_t> resultId;
+  double wallSeconds = 0;
+};
+
+/// Jobs in submission order (models in spec order, then variants).
+std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId);
+
+/// A failure's class for a table cell: "timeout", "crash (Segmentation
+/// fault)", "failed: <dispatchlab's error line>", ...
+std::string classifyFailure(llvm::StringRef error);
+
+/// The metric of a job with a result, if its stats have it.
+std::optional<double> metricValue(const JobRecord &job, Metric metric);
+
+enum class Dimension { Model, Variant };
+std::optional<Dimension> parseDimension(llvm::StringRef name);
+
+struct PivotRequest {
+  Metric metric = Metric::Dispatches;
+  Dimension rows = Dimension::Model;
+  /// A variant name; cells then relate to that variant's cell.
+  std::optional<std::string> baseline;
+};
+
+struct PivotCell {
+  enum class Kind { Value, Failed, Unfinished, Missing };
+  Kind kind = Kind::Missing;
+  double value = 0;
+  /// Failure class or job state for non-values.
+  std::string note;
+  /// With a baseline: value / baseline (absent when the baseline cell has no
+  /// value or is 0 while this one is not) and value - baseline.
+  std::optional<double> ratio, difference;
+  bool isBaseline = false;
+};
+
+/// A geometric mean over the models of one variant: of the ratios with a
+/// baseline, else of the values. Zeros and missing cells are left out and
+/// counted.
+struct Summary {
+  std::optional<double> geomean;
+  int used = 0, total = 0;
+};
+
+struct Pivot {
+  SweepRef sweep;
+  PivotRequest request;
+  std::vector<std::string> models, variants;
+  /// cells[model][variant], whatever the display orientation.
+  std::vector<std::vector<PivotCell>> cells;
+  /// One per variant.
+  std::vector<Summary> summaries;
+};
+
+/// Arranges `jobs`; throws std::invalid_argument for an unknown baseline or
+/// the latency metric.
+Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
+                 const PivotRequest &request);
+
+/// Geometric mean of the positive values; nullopt if there are none.
+std::optional<double> geometricMean(const std::vector<double> &values);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_RESULTS_REPORTQUERIES_H

@@ -1,0 +1,61 @@
+// RUN: dispatchlab-opt %s --split-input-file --dispatchlab-outline-dispatch-regions | FileCheck %s
+
+// Two dispatches: captured values become arguments in order of first use,
+// the second consumes the first's result through the host function.
+// CHECK-LABEL: func.func private @main_dispatch_0
+// CHECK-SAME:    (%[[A:.+]]: tensor<4x8xf32>, %[[B:.+]]: tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK-SAME:    attributes {dispatchlab.dispatch}
+// CHECK:         %[[E:.+]] = tensor.empty() : tensor<4x16xf32>
+// CHECK:         %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]]
+// CHECK:         %[[M:.+]] = linalg.matmul ins(%[[A]], %[[B]] : {{.+}}) outs(%[[F]]
+// CHECK:         return %[[M]] : tensor<4x16xf32>
+// CHECK-LABEL: func.func private @main_dispatch_1
+// CHECK-SAME:    (%[[X:.+]]: tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK:         linalg.generic {{.+}} ins(%[[X]] : tensor<4x16xf32>)
+// CHECK-LABEL: func.func @main
+// CHECK-SAME:    (%[[A0:.+]]: tensor<4x8xf32>, %[[B0:.+]]: tensor<8x16xf32>)
+// CHECK-NOT:     dispatch.region
+// CHECK:         %[[C0:.+]] = call @main_dispatch_0(%[[A0]], %[[B0]]) : (tensor<4x8xf32>, tensor<8x16xf32>) -> tensor<4x16xf32>
+// CHECK:         %[[C1:.+]] = call @main_dispatch_1(%[[C0]]) : (tensor<4x16xf32>) -> tensor<4x16xf32>
+// CHECK:         return %[[C1]]
+func.func @main(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>) -> tensor<4x16xf32> {
+  %0 = dispatch.region -> (tensor<4x16xf32>) {
+    %zero = arith.constant 0.0 : f32
+    %empty = tensor.empty() : tensor<4x16xf32>
+    %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x16xf32>) -> tensor<4x16xf32>
+    %mm = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%fill : tensor<4x16xf32>) -> tensor<4x16xf32>
+    dispatch.return %mm : tensor<4x16xf32>
+  }
+  %1 = dispatch.region -> (tensor<4x16xf32>) {
+    %empty = tensor.empty() : tensor<4x16xf32>
+    %exp = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%0 : tensor<4x16xf32>) outs(%empty : tensor<4x16xf32>) {
+    ^bb0(%in: f32, %out: f32):
+      %e = math.exp %in : f32
+      linalg.yield %e : f32
+    } -> tensor<4x16xf32>
+    dispatch.return %exp : tensor<4x16xf32>
+  }
+  return %1 : tensor<4x16xf32>
+}
+
+// -----
+
+// Several results; a scalar captured from above; a symbol clash renames.
+// CHECK-LABEL: func.func @f_dispatch_0()
+// CHECK-LABEL: func.func private @f_dispatch_0_0
+// CHECK-SAME:    (%{{.+}}: f32, %{{.+}}: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
+// CHECK:         return %{{.+}}, %{{.+}} : tensor<4xf32>, tensor<4xf32>
+// CHECK-LABEL: func.func @f(
+// CHECK:         %[[R:.+]]:2 = call @f_dispatch_0_0(%{{.+}}, %{{.+}})
+// CHECK:         return %[[R]]#1, %[[R]]#0
+func.func @f_dispatch_0() {
+  return
+}
+func.func @f(%s: f32, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %0:2 = dispatch.region -> (tensor<4xf32>, tensor<4xf32>) {
+    %empty = tensor.empty() : tensor<4xf32>
+    %fill = linalg.fill ins(%s : f32) outs(%empty : tensor<4xf32>) -> tensor<4xf32>
+    dispatch.return %fill, %x : tensor<4xf32>, tensor<4xf32>
+  }
+  return %0#1, %0#0 : tensor<4xf32>, tensor<4xf32>
+}

@@ -1,0 +1,168 @@
+//===- ReportQueriesTest.cpp - pivot tables and their formats -------------===//
+
+#include "results/ReportQueries.h"
+#include "results/Formatters.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace dispatchlab;
+
+namespace {
+/// A database with one sweep: two models x three variants, one failed job.
+class ReportTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    store.transaction([&] {
+      store.putModel("ha", "a.mlir", ".mlir", "A");
+      store.putModel("hb", "b.mlir", ".mlir", "B");
+      store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, "
+                 "submitted_at) VALUES ('old', 'x', '', 0), ('s', 'y', '', 1)");
+      addJob("ha", "a.mlir", "o0", 300, 20);
+      addJob("ha", "a.mlir", "o2", 249, 19);
+      addJob("ha", "a.mlir", "none", 699, 46);
+      addJob("hb", "b.mlir", "o0", 4, 0);
+      addJob("hb", "b.mlir", "o2", 2, 0);
+      addFailure("hb", "b.mlir", "none",
+                 "exit code 1: error: unsupported operator 'Foo'");
+    });
+  }
+
+  void addJob(const char *hash, const char *model, const char *variant,
+              int dispatches, int transient) {
+    std::string key = std::string(hash) + variant;
+    int64_t result = store.putResult(
+        key,
+        llvm::formatv("{{\"dispatches\": {0}, \"transient_bytes\": {1}}",
+                      dispatches, transient)
+            .str(),
+        "{}", store.addWorker({}, 0), 0.5, 0);
+    insertJob(hash, model, variant, "done", key)
+        .bind(7, result)
+        .bindNull(8)
+        .run();
+  }
+
+  void addFailure(const char *hash, const char *model, const char *variant,
+                  const char *error) {
+    insertJob(hash, model, variant, "failed", std::string(hash) + variant)
+        .bindNull(7)
+        .bind(8, llvm::StringRef(error))
+        .run();
+  }
+
+  Statement &insertJob(const char *hash, const char *model, const char *variant,
+                       const char *state, const std::string &key) {
+    return store
+        .prepare("INSERT INTO jobs(sweep_id, content_key, model_hash, "
+                 "model_name, variant, kind, preset, options, measurement, "
+                 "state, result_id, error) VALUES (2, ?1, ?2, ?3, ?4, 1, "
+                 "'iree-O0', '', '', ?5, ?7, ?8)")
+        .bind(1, key)
+        .bind(2, llvm::StringRef(hash))
+        .bind(3, llvm::StringRef(model))
+        .bind(4, llvm::StringRef(variant))
+        .bind(5, llvm::StringRef(state));
+  }
+
+  Pivot pivot(PivotRequest request) {
+    std::optional<SweepRef> sweep = findSweep(store, "");
+    return buildPivot(*sweep, loadSweepJobs(store, sweep->id), request);
+  }
+
+  ResultStore store{":memory:"};
+};
+} // namespace
+
+TEST_F(ReportTest, FindsSweepsByNameIdOrLatest) {
+  EXPECT_EQ(findSweep(store, "")->name, "s");
+  EXPECT_EQ(findSweep(store, "1")->name, "old");
+  EXPECT_EQ(findSweep(store, "s")->id, 2);
+  EXPECT_FALSE(findSweep(store, "nope"));
+}
+
+TEST_F(ReportTest, PivotCellsAndFailureClass) {
+  Pivot p = pivot({});
+  ASSERT_EQ(p.models, (std::vector<std::string>{"a.mlir", "b.mlir"}));
+  ASSERT_EQ(p.variants, (std::vector<std::string>{"o0", "o2", "none"}));
+  EXPECT_EQ(p.cells[0][1].value, 249);
+  EXPECT_EQ(p.cells[1][2].kind, PivotCell::Kind::Failed);
+  EXPECT_EQ(p.cells[1][2].note, "failed: unsupported operator 'Foo'");
+  // sqrt(300 * 4)
+  EXPECT_NEAR(*p.summaries[0].geomean, 34.641, 1e-3);
+  EXPECT_EQ(p.summaries[2].used, 1);
+}
+
+TEST_F(ReportTest, BaselineRatiosAndDifferences) {
+  PivotRequest request;
+  request.baseline = "o0";
+  Pivot p = pivot(request);
+  EXPECT_NEAR(*p.cells[0][1].ratio, 249.0 / 300, 1e-9);
+  EXPECT_EQ(*p.cells[0][1].difference, -51);
+  EXPECT_TRUE(p.cells[0][0].isBaseline);
+  // geomean of 249/300 and 2/4
+  EXPECT_NEAR(*p.summaries[1].geomean, std::sqrt(249.0 / 300 * 0.5), 1e-9);
+  EXPECT_EQ(formatPivotCell(p.cells[0][1], Metric::Dispatches, true),
+            "0.83x (-51)");
+  EXPECT_EQ(formatPivotCell(p.cells[0][2], Metric::Dispatches, true),
+            "2.33x (+399)");
+}
+
+TEST_F(ReportTest, ZeroBaselineHasNoRatio) {
+  PivotRequest request;
+  request.metric = Metric::TransientBytes;
+  request.baseline = "o0";
+  Pivot p = pivot(request);
+  // 0 -> 0 is no change; the geomean leaves no model out for it.
+  EXPECT_EQ(*p.cells[1][1].ratio, 1.0);
+  EXPECT_EQ(formatPivotCell(p.cells[1][1], Metric::TransientBytes, true),
+            "1.00x (+0)");
+}
+
+TEST_F(ReportTest, UnknownBaselineAndLatencyAreErrors) {
+  PivotRequest request;
+  request.baseline = "o3";
+  EXPECT_THROW(pivot(request), std::invalid_argument);
+  request = {};
+  request.metric = Metric::Latency;
+  EXPECT_THROW(pivot(request), std::invalid_argument);
+}
+
+TEST_F(ReportTest, FailureClasses) {
+  EXPECT_EQ(classifyFailure("timed out after 120 s (killed)"), "timeout");
+  EXPECT_EQ(classifyFailure("killed by signal 11 (Segmentation fault)"),
+            "crash (Segmentation fault)");
+  EXPECT_EQ(classifyFailure("exit code 3"), "failed: exit code 3");
+}
+
+TEST_F(ReportTest, Formats) {
+  PivotRequest request;
+  request.baseline = "o0";
+  Pivot p = pivot(request);
+  std::string csv, md, json, html, transposed;
+  llvm::raw_string_ostream csvOs(csv), mdOs(md), jsonOs(json), htmlOs(html);
+  printPivot(p, OutputFormat::Csv, csvOs);
+  EXPECT_EQ(csv, "model,o0 (baseline),o2,none\n"
+                 "a.mlir,300,0.83x (-51),2.33x (+399)\n"
+                 "b.mlir,4,0.50x (-2),failed: unsupported operator 'Foo'\n"
+                 "geomean,1.00x,0.64x,2.33x (1 of 2)\n");
+  printPivot(p, OutputFormat::Markdown, mdOs);
+  EXPECT_NE(md.find("| a.mlir | 300 | 0.83x (-51) | 2.33x (+399) |"),
+            std::string::npos);
+  printPivot(p, OutputFormat::Json, jsonOs);
+  EXPECT_NE(json.find("\"failure\": \"failed: unsupported operator 'Foo'\""),
+            std::string::npos);
+  printPivot(p, OutputFormat::Html, htmlOs);
+  EXPECT_NE(html.find("<table class=\"sortable\">"), std::string::npos);
+  EXPECT_NE(html.find("<svg"), std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+
+  request.rows = Dimension::Variant;
+  TextGrid grid = pivotGrid(pivot(request));
+  EXPECT_EQ(grid.header, (std::vector<std::string>{"variant", "a.mlir",
+                                                   "b.mlir", "geomean"}));
+  EXPECT_EQ(grid.rows[1][3], "0.64x");
+}
