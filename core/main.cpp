@@ -54,11 +54,13 @@ int main(int argc, char **argv) {
   llvm::cl::ParseCommandLineOptions(
       argc, argv,
       "dispatchlab: how an ML compiler cuts a model into dispatches\n\n"
-      "  dispatchlab compile MODEL.mlir [options]\n"
+      "  dispatchlab compile MODEL.mlir|MODEL.onnx [options]\n"
       "  dispatchlab run MODEL.mlir|MODEL.onnx [options]\n"
+      "  dispatchlab import MODEL.onnx -o MODEL.mlir\n"
       "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
       "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
-      "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n");
+      "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n"
+      "  dispatchlab report|query|show|diff|reproduce ... [--db FILE]\n");
 
   for (const Subcommand &subcommand : kSubcommands)
     if (subcommand.get())
