@@ -177,8 +177,10 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
                  const PivotRequest &request) {
   if (request.metric == Metric::Latency)
     throw std::invalid_argument(
-        "latency needs run results (`dispatchlab run` jobs), and this "
-        "database has none yet: only compile-time metrics can be reported");
+        "latency reports (ratios with confidence intervals and a U test "
+        "over the raw samples) are not implemented yet; run jobs store their "
+        "measurement under \"run\" in each result's stats (see "
+        "`dispatchlab show`)");
   Pivot pivot;
   pivot.sweep = sweep;
   pivot.request = request;

@@ -43,7 +43,7 @@ CREATE TABLE IF NOT EXISTS workers (
 CREATE TABLE IF NOT EXISTS results (
   id INTEGER PRIMARY KEY,
   content_key TEXT NOT NULL UNIQUE,
-  stats_json TEXT NOT NULL,       -- `compile --emit=stats` output
+  stats_json TEXT NOT NULL,       -- `compile --emit=stats` output (run jobs: plus "run")
   provenance_json TEXT NOT NULL,  -- commit, LLVM, host CPU, features
   worker_id INTEGER REFERENCES workers(id),
   wall_seconds REAL NOT NULL,

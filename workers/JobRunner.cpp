@@ -10,6 +10,7 @@
 #include <cstring>
 #include <fcntl.h>
 #include <poll.h>
+#include <sched.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -84,6 +85,12 @@ ChildResult runChild(const std::vector<std::string> &argv,
       _exit(127);
     if (limits.memoryLimitMb)
       setrlimit(RLIMIT_AS, &memory);
+    if (limits.cpu >= 0) {
+      cpu_set_t cpus;
+      CPU_ZERO(&cpus);
+      CPU_SET(limits.cpu, &cpus);
+      sched_setaffinity(0, sizeof(cpus), &cpus);
+    }
     int devNull = open("/dev/null", O_RDONLY);
     dup2(devNull, 0);
     dup2(out[1], 1);

@@ -23,7 +23,8 @@ namespace dispatchlab {
 using namespace std::chrono_literals;
 
 Worker::Worker(WorkerConfig config)
-    : config(std::move(config)), client(this->config.client) {
+    : config(std::move(config)), client(this->config.client),
+      coreLocks(std::max(1u, std::thread::hardware_concurrency())) {
   llvm::SmallString<128> dir;
   llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
   llvm::sys::path::append(dir,
@@ -92,7 +93,7 @@ bool Worker::run(const std::atomic<bool> &stop, std::string &error) {
     return false;
   std::vector<std::thread> slots;
   for (unsigned i = 0; i < config.slots; ++i)
-    slots.emplace_back([&] { slotLoop(stop); });
+    slots.emplace_back([&, i] { slotLoop(stop, i); });
   for (std::thread &slot : slots)
     slot.join();
   if (fatal) {
@@ -102,7 +103,7 @@ bool Worker::run(const std::atomic<bool> &stop, std::string &error) {
   return true;
 }
 
-void Worker::slotLoop(const std::atomic<bool> &stop) {
+void Worker::slotLoop(const std::atomic<bool> &stop, unsigned slot) {
   while (!stop && !fatal) {
     coordinator::LeaseJobRequest request;
     request.set_worker_id(workerId);
@@ -124,7 +125,8 @@ void Worker::slotLoop(const std::atomic<bool> &stop) {
     const coordinator::Job &job = reply.job();
     log(llvm::formatv("job {0} lease {1} started", job.job_id(),
                       job.lease_id()));
-    std::optional<coordinator::ReportResultRequest> result = execute(job, stop);
+    std::optional<coordinator::ReportResultRequest> result =
+        execute(job, stop, slot);
     if (!result) {
       log(llvm::formatv("job {0} lease {1} abandoned", job.job_id(),
                         job.lease_id()));
@@ -178,7 +180,8 @@ std::string Worker::materializeModel(const coordinator::Job &job) {
 }
 
 std::optional<coordinator::ReportResultRequest>
-Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
+Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop,
+                unsigned slot) {
   coordinator::ReportResultRequest report;
   report.set_job_id(job.job_id());
   report.set_lease_id(job.lease_id());
@@ -192,10 +195,6 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
     report.set_stats_json("{}");
     return report;
   case sweep::RUN:
-    report.set_outcome(coordinator::FAILED);
-    report.set_error("run is not implemented yet: `dispatchlab run` does not "
-                     "exist, so run jobs have no latency to record");
-    return report;
   case sweep::COMPILE: {
     std::string modelPath;
     try {
@@ -205,13 +204,29 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
       report.set_error(e.what());
       return report;
     }
-    argv.insert(argv.end(), {"compile", modelPath, "--preset=" + job.preset()});
+    bool isRun = job.kind() == sweep::RUN;
+    argv.insert(argv.end(), {isRun ? "run" : "compile", modelPath,
+                             "--preset=" + job.preset()});
     // The canonical options text is the complete variant: every knob.
     llvm::SmallVector<llvm::StringRef> lines;
     llvm::StringRef(job.options()).split(lines, '\n', -1, false);
     for (llvm::StringRef line : lines)
       argv.push_back(("--" + line).str());
-    argv.push_back("--emit=stats");
+    if (isRun) {
+      const sweep::Measurement &measurement = job.measurement();
+      argv.push_back("--emit=json");
+      argv.push_back(llvm::formatv("--repetitions={0}",
+                                   std::max(1u, measurement.repetitions()))
+                         .str());
+      if (measurement.tolerance() > 0)
+        argv.push_back(
+            llvm::formatv("--tolerance={0}", measurement.tolerance()).str());
+      // Latency does not depend on weight values, and zoo models ship
+      // without them: every run job uses seeded pseudo-random weights.
+      argv.push_back("--parameters=random");
+    } else {
+      argv.push_back("--emit=stats");
+    }
     break;
   }
   case sweep::TEST_CRASH:
@@ -235,6 +250,13 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
   ChildLimits limits;
   limits.timeoutSeconds = job.measurement().timeout_seconds();
   limits.memoryLimitMb = job.measurement().memory_limit_mb();
+  // Latency jobs are pinned, one per core at a time, so two measurements
+  // never share a core.
+  std::unique_lock<std::mutex> coreLock;
+  if (job.kind() == sweep::RUN) {
+    limits.cpu = slot % coreLocks.size();
+    coreLock = std::unique_lock<std::mutex>(coreLocks[limits.cpu]);
+  }
   bool leaseLost = false;
   auto lastHeartbeat = std::chrono::steady_clock::now();
   auto keepGoing = [&] {
@@ -292,6 +314,23 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
     report.set_error("exit code 0 but the output is not a stats JSON object");
     return report;
   }
+  if (job.kind() == sweep::RUN) {
+    // Results are compile stats at the top level (what reports pivot on);
+    // a run job's measurement goes beside them under "run".
+    llvm::json::Object &run = *stats->getAsObject();
+    llvm::json::Object *compileStats = run.getObject("compile");
+    if (!compileStats) {
+      report.set_outcome(coordinator::FAILED);
+      report.set_error("exit code 0 but the run output has no compile stats");
+      return report;
+    }
+    llvm::json::Object merged = std::move(*compileStats);
+    run.erase("compile");
+    if (llvm::json::Value *provenance = run.get("provenance"))
+      merged["provenance"] = *provenance;
+    merged["run"] = std::move(run);
+    *stats = std::move(merged);
+  }
   // The child's own provenance is the truth for what produced the numbers.
   if (const llvm::json::Value *provenance =
           stats->getAsObject()->get("provenance")) {
@@ -301,7 +340,9 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
     report.set_provenance_json(json);
   }
   report.set_outcome(coordinator::SUCCEEDED);
-  report.set_stats_json(child.stdoutText);
+  report.set_stats_json(job.kind() == sweep::RUN
+                            ? llvm::formatv("{0:2}", *stats).str()
+                            : child.stdoutText);
   return report;
 }
 

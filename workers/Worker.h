@@ -19,6 +19,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace llvm {
 class raw_ostream;
@@ -47,13 +48,15 @@ public:
   bool run(const std::atomic<bool> &stop, std::string &error);
 
   /// The outcome of one job, or nothing when it was cut short (stop, or its
-  /// lease went to another worker).
+  /// lease went to another worker). `slot` picks the core latency jobs are
+  /// pinned to.
   std::optional<coordinator::ReportResultRequest>
-  execute(const coordinator::Job &job, const std::atomic<bool> &stop);
+  execute(const coordinator::Job &job, const std::atomic<bool> &stop,
+          unsigned slot = 0);
 
 private:
   bool registerWorker(const std::atomic<bool> &stop, std::string &error);
-  void slotLoop(const std::atomic<bool> &stop);
+  void slotLoop(const std::atomic<bool> &stop, unsigned slot);
   void report(coordinator::ReportResultRequest &request,
               const std::atomic<bool> &stop);
   /// The job's model as a file in the scratch directory.
@@ -68,6 +71,8 @@ private:
   std::string provenanceJson;
   std::mutex logMutex;
   std::mutex modelMutex;
+  /// One per core: latency jobs on a host run one at a time per core.
+  std::vector<std::mutex> coreLocks;
   std::atomic<bool> fatal{false};
 };
 
