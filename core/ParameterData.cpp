@@ -5,6 +5,7 @@
 #include "core/onnx/OnnxAttributes.h"
 #include "core/onnx/OnnxModelFile.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 
@@ -25,13 +26,6 @@ struct Value {
   std::vector<int64_t> shape;
   std::vector<double> data;
 };
-
-int64_t product(const std::vector<int64_t> &shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape)
-    count *= dim;
-  return count;
-}
 
 std::vector<int64_t> stridesOf(const std::vector<int64_t> &shape) {
   std::vector<int64_t> strides(shape.size(), 1);
@@ -204,7 +198,7 @@ private:
     }
     std::vector<int64_t> as = stridesOf(a), bs = stridesOf(b);
     std::vector<int64_t> os = stridesOf(out.shape);
-    int64_t count = product(out.shape);
+    int64_t count = mlir::ShapedType::getNumElements(out.shape);
     out.data.resize(count);
     for (int64_t n = 0; n < count; ++n) {
       int64_t ai = 0, bi = 0;
@@ -233,7 +227,7 @@ private:
       out.shape.push_back(input.shape[p]);
     }
     std::vector<int64_t> is = stridesOf(input.shape), os = stridesOf(out.shape);
-    int64_t count = product(out.shape);
+    int64_t count = mlir::ShapedType::getNumElements(out.shape);
     out.data.resize(count);
     for (int64_t n = 0; n < count; ++n) {
       int64_t source = 0;
@@ -245,7 +239,7 @@ private:
   }
 
   std::optional<Value> reshape(Value input, const std::vector<int64_t> &shape) {
-    if (product(shape) != int64_t(input.data.size()))
+    if (mlir::ShapedType::getNumElements(shape) != int64_t(input.data.size()))
       return fail("reshape changes the element count");
     input.shape = shape;
     return input;
@@ -261,7 +255,7 @@ private:
     Value out;
     out.shape = sizes;
     std::vector<int64_t> is = stridesOf(input.shape), os = stridesOf(sizes);
-    int64_t count = product(sizes);
+    int64_t count = mlir::ShapedType::getNumElements(sizes);
     out.data.resize(count);
     for (int64_t n = 0; n < count; ++n) {
       int64_t source = 0;
@@ -310,7 +304,8 @@ ParameterData::evaluate(llvm::StringRef name, llvm::StringRef recipe,
       recipe.empty() ? evaluator.lookup(name) : evaluator.parse();
   if (!value)
     return std::nullopt;
-  if (product(value->shape) != product(shape) ||
+  if (mlir::ShapedType::getNumElements(value->shape) !=
+          mlir::ShapedType::getNumElements(shape) ||
       (value->shape != shape && !recipe.empty())) {
     error = "parameter '" + (recipe.empty() ? name : recipe).str() + "' has " +
             std::to_string(value->data.size()) +

@@ -3,6 +3,7 @@
 #include "core/codegen/CodegenPipeline.h"
 
 #include "core/codegen/Passes.h"
+#include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -165,9 +166,7 @@ std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
         return;
       auto type = cast<MemRefType>(op->getResult(0).getType());
       ++temporaries.allocations;
-      if (type.hasStaticShape())
-        temporaries.bytes += type.getNumElements() *
-                             llvm::divideCeil(type.getElementTypeBitWidth(), 8);
+      temporaries.bytes += getStaticByteSize(type);
     });
     result.push_back(std::move(temporaries));
   }

@@ -2,6 +2,7 @@
 
 #include "core/onnx/OnnxAttributes.h"
 
+#include "mlir/IR/BuiltinTypeInterfaces.h"
 #include "llvm/ADT/APFloat.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/Twine.h"
@@ -20,10 +21,7 @@ bool isFloatDataType(int32_t dataType) {
 bool HostTensor::isFloat() const { return isFloatDataType(dataType); }
 
 int64_t HostTensor::numElements() const {
-  int64_t count = 1;
-  for (int64_t dim : shape)
-    count *= dim;
-  return count;
+  return mlir::ShapedType::getNumElements(shape);
 }
 
 double HostTensor::getDouble(int64_t i) const {
