@@ -153,14 +153,34 @@ static std::string printOutlinedBody(dispatch::RegionOp region,
   return text;
 }
 
+/// IREE generalizes every convolution before dispatch creation (spec 6.4),
+/// so op names alone would call nearly every root a linalg.generic.
+static StringRef classifyRoot(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp)
+    return "other";
+  if (linalg::isaConvolutionOpInterface(linalgOp))
+    return "conv";
+  if (linalg::isaContractionOpInterface(linalgOp))
+    return "contraction";
+  if (linalgOp.getNumReductionLoops() > 0)
+    return "reduction";
+  if (linalgOp.getNumLoops() == linalgOp.getNumParallelLoops())
+    return "elementwise";
+  return "other";
+}
+
 static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
                                             ArrayRef<Value> captured,
                                             OpNamer &namer) {
   DispatchGroupStats group;
   auto kind = region->getAttrOfType<StringAttr>(kKindAttr);
   group.kind = kind ? kind.str() : "fused";
-  if (Operation *root = getRootOp(region))
+  if (Operation *root = getRootOp(region)) {
     group.root = namer.getName(root);
+    group.rootOp = root->getName().getStringRef().str();
+    group.rootClass = classifyRoot(root).str();
+  }
   for (Operation &op : region.getBody().front().without_terminator()) {
     if (isClonedIntoDispatch(&op))
       group.cloned.push_back(namer.getName(&op));

@@ -28,6 +28,13 @@ struct DispatchGroupStats {
   /// The region's `dispatchlab.kind` attribute: "fused", "scalar" or "copy".
   std::string kind;
   std::string root;
+  /// The root's op name (`linalg.conv_2d_nhwc_fhwc`): what kind of work the
+  /// dispatch is, for breakdowns across models.
+  std::string rootOp;
+  /// What the root computes, recognised structurally so that generalized
+  /// named ops still count: "conv", "contraction", "reduction",
+  /// "elementwise" or "other".
+  std::string rootClass;
   /// Non-cloneable ops of the body, in program order (the root included).
   std::vector<std::string> members;
   /// Cloneable ops of the body (fills, empties, constants, slices...).

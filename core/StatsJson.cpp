@@ -24,6 +24,8 @@ static json::Value groupToJson(const DispatchGroupStats &group) {
       {"name", group.name},
       {"kind", group.kind},
       {"root", group.root},
+      {"root_op", group.rootOp},
+      {"root_class", group.rootClass},
       {"members", json::Array(group.members)},
       {"cloned", json::Array(group.cloned)},
       {"operands", group.numOperands},

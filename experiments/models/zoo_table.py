@@ -7,6 +7,7 @@ counts (aggressive fusion Disabled/Enabled) of the row the model maps to.
 
     experiments/models/zoo_table.py [--binary build/bin/dispatchlab] [--jobs 2]
     experiments/models/zoo_table.py --check   # tests/zoo/zoo_compiles.test
+    experiments/models/zoo_table.py --roots   # iree-O0 dispatches by root op
 
 --check fails (exit 1) when a model does not import or compile, forms no
 dispatch, or forms more dispatches under iree-O2 than under iree-O0. Models
@@ -29,7 +30,7 @@ PRESETS = ("iree-O0", "iree-O2")
 
 
 def compile_model(binary, path, preset):
-    """Dispatch count of one compile, or the error text."""
+    """Stats of one compile, or the error text."""
     proc = subprocess.run(
         [binary, "compile", path, "--preset=" + preset, "--emit=stats"],
         capture_output=True,
@@ -37,7 +38,32 @@ def compile_model(binary, path, preset):
     )
     if proc.returncode != 0:
         return None, proc.stderr.strip().splitlines()[-1:] or ["exit %d" % proc.returncode]
-    return json.loads(proc.stdout)["dispatches"], None
+    return json.loads(proc.stdout), None
+
+
+# Columns of the --roots table: the structural class of each fused
+# dispatch's root (`root_class` in the stats), then scalar and copy dispatches.
+ROOT_CLASSES = ("conv", "contraction", "reduction", "elementwise", "other")
+
+
+def root_kind(group):
+    return group["root_class"] if group["kind"] == "fused" else group["kind"]
+
+
+def print_roots(models, jobs):
+    """iree-O0 dispatches of each model split by what their root is."""
+    kinds = list(ROOT_CLASSES) + ["scalar", "copy"]
+    print("\n| model | dispatches | " + " | ".join(kinds) + " |")
+    print("|---|---|" + "---|" * len(kinds))
+    for model in models:
+        stats, error = jobs[model["name"], "iree-O0"].result()
+        if error:
+            continue
+        counts = {kind: 0 for kind in kinds}
+        for group in stats["groups"]:
+            counts[root_kind(group)] += 1
+        cells = [model["name"], str(stats["dispatches"])] + [str(counts[k]) for k in kinds]
+        print("| " + " | ".join(cells) + " |")
 
 
 def published_counts(zoo):
@@ -57,6 +83,7 @@ def main():
     parser.add_argument("--zoo", default=os.path.join(HERE, "zoo.json"))
     parser.add_argument("--jobs", type=int, default=2)
     parser.add_argument("--check", action="store_true", help="fail on any broken model")
+    parser.add_argument("--roots", action="store_true", help="also print iree-O0 dispatches by root op")
     args = parser.parse_args()
 
     with open(args.zoo) as f:
@@ -79,7 +106,8 @@ def main():
         name = model["name"]
         counts = []
         for preset in PRESETS:
-            count, error = jobs[name, preset].result()
+            stats, error = jobs[name, preset].result()
+            count = stats["dispatches"] if stats else None
             if error:
                 failures.append("%s (%s): %s" % (name, preset, " ".join(error)))
             elif count <= 0:
@@ -92,6 +120,8 @@ def main():
         cells = [name] + ["error" if c is None else str(c) for c in counts]
         cells += [row or "—", str(disabled), str(enabled)]
         print("| " + " | ".join(cells) + " |")
+    if args.roots:
+        print_roots(models, jobs)
     print("\n%d models x %d presets in %.1f s" % (len(models), len(PRESETS), elapsed))
     for failure in failures:
         print("FAILED: " + failure)

@@ -163,6 +163,53 @@ TEST_F(CompileStatsTest, TransientBytesOfAChain) {
   EXPECT_EQ(stats.groups[1].numOperands, 1u);
 }
 
+// Generalized named ops keep their class: IREE generalizes every
+// convolution before formation, so the op name alone says "linalg.generic".
+const char *kGeneralizedConv = R"mlir(
+#in = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh + kh, ow + kw, c)>
+#fl = affine_map<(n, oh, ow, f, kh, kw, c) -> (f, kh, kw, c)>
+#out = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh, ow, f)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @f(%x: tensor<1x6x6x3xf32>, %w: tensor<8x3x3x3xf32>,
+             %init: tensor<1x4x4x8xf32>) -> tensor<1x4x4x8xf32> {
+  %0 = dispatch.region -> (tensor<1x4x4x8xf32>) {
+    %conv = linalg.generic {indexing_maps = [#in, #fl, #out],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel",
+                          "reduction", "reduction", "reduction"]}
+        ins(%x, %w : tensor<1x6x6x3xf32>, tensor<8x3x3x3xf32>)
+        outs(%init : tensor<1x4x4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %acc: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %acc, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<1x4x4x8xf32> loc("conv")
+    dispatch.return %conv : tensor<1x4x4x8xf32>
+  }
+  %1 = dispatch.region -> (tensor<1x4x4x8xf32>) {
+    %e = tensor.empty() : tensor<1x4x4x8xf32>
+    %relu = linalg.generic {indexing_maps = [#id, #id],
+        iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+        ins(%0 : tensor<1x4x4x8xf32>) outs(%e : tensor<1x4x4x8xf32>) {
+    ^bb0(%a: f32, %o: f32):
+      %z = arith.constant 0.0 : f32
+      %r = arith.maximumf %a, %z : f32
+      linalg.yield %r : f32
+    } -> tensor<1x4x4x8xf32> loc("relu")
+    dispatch.return %relu : tensor<1x4x4x8xf32>
+  }
+  return %1 : tensor<1x4x4x8xf32>
+}
+)mlir";
+
+TEST_F(CompileStatsTest, RootClassSeesThroughGeneralization) {
+  CompileStats stats = compute(kGeneralizedConv);
+  ASSERT_EQ(stats.groups.size(), 2u);
+  EXPECT_EQ(stats.groups[0].rootOp, "linalg.generic");
+  EXPECT_EQ(stats.groups[0].rootClass, "conv");
+  EXPECT_EQ(stats.groups[1].rootOp, "linalg.generic");
+  EXPECT_EQ(stats.groups[1].rootClass, "elementwise");
+}
+
 // A reshape between two dispatches moves no data: the producer's buffer is
 // still what the consumer reads. Dynamic shapes have no static size.
 const char *kReshapedAndDynamic = R"mlir(
@@ -350,6 +397,8 @@ TEST_F(CompileStatsTest, JsonHasEveryKey) {
   EXPECT_EQ(group->getString("name"), "chain_dispatch_0");
   EXPECT_EQ(group->getString("kind"), "fused");
   EXPECT_EQ(group->getString("root"), "%mm");
+  EXPECT_EQ(group->getString("root_op"), "linalg.matmul");
+  EXPECT_EQ(group->getString("root_class"), "contraction");
   ASSERT_TRUE(group->getArray("members"));
   EXPECT_EQ(group->getArray("members")->size(), 1u);
   ASSERT_TRUE(group->getArray("cloned"));
@@ -357,7 +406,7 @@ TEST_F(CompileStatsTest, JsonHasEveryKey) {
   EXPECT_EQ(group->getInteger("operands"), 2);
   EXPECT_EQ(group->getInteger("results"), 1);
   EXPECT_EQ(group->getString("executable"), stats.groups[0].executableHash);
-  EXPECT_EQ(group->size(), 8u);
+  EXPECT_EQ(group->size(), 10u);
 }
 
 TEST_F(CompileStatsTest, DotHasAClusterPerDispatchAndBoldTransients) {
