@@ -4,6 +4,7 @@
 
 #include "coordinator/CoordinatorServer.h"
 
+#include <grpc/support/log.h>
 #include <grpcpp/create_channel.h>
 #include <grpcpp/security/credentials.h>
 
@@ -11,8 +12,16 @@
 
 namespace dispatchlab {
 
+void quietGrpcLogging() {
+  // Its lines (a failed TLS handshake, ...) repeat the status in gRPC's
+  // format; GRPC_VERBOSITY, when set, still turns them on for debugging.
+  if (!std::getenv("GRPC_VERBOSITY"))
+    gpr_set_log_function([](gpr_log_func_args *) {});
+}
+
 CoordinatorClient::CoordinatorClient(const ClientConfig &config)
     : token(config.token) {
+  quietGrpcLogging();
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (!config.tlsCaPath.empty()) {
     grpc::SslCredentialsOptions options;

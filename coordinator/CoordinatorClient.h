@@ -40,6 +40,10 @@ private:
   std::unique_ptr<coordinator::Coordinator::Stub> stubPtr;
 };
 
+/// Silences gRPC's own log lines unless GRPC_VERBOSITY is set: failures
+/// reach callers as statuses, which dispatchlab reports in one line.
+void quietGrpcLogging();
+
 /// The token of `tokenFile` if given, else $DISPATCHLAB_TOKEN, else empty.
 std::string resolveToken(const std::string &tokenFile);
 

@@ -2,6 +2,8 @@
 
 #include "coordinator/CoordinatorServer.h"
 
+#include "coordinator/CoordinatorClient.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MemoryBuffer.h"
@@ -28,12 +30,21 @@ CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
   service = std::make_unique<CoordinatorService>(*queue, KeyContext::current(),
                                                  config.token);
 
+  quietGrpcLogging();
   std::shared_ptr<grpc::ServerCredentials> credentials;
-  if (!config.tlsCertPath.empty() || !config.tlsKeyPath.empty()) {
+  bool tls = !config.tlsCertPath.empty() || !config.tlsKeyPath.empty();
+  if (tls) {
+    std::string key = readSecretFile(config.tlsKeyPath);
+    std::string cert = readSecretFile(config.tlsCertPath);
+    // gRPC would only say that it cannot listen.
+    if (!llvm::StringRef(cert).contains("-----BEGIN CERTIFICATE-----"))
+      throw std::runtime_error(
+          llvm::formatv("'{0}' is not a PEM certificate", config.tlsCertPath));
+    if (!llvm::StringRef(key).contains("PRIVATE KEY-----"))
+      throw std::runtime_error(
+          llvm::formatv("'{0}' is not a PEM private key", config.tlsKeyPath));
     grpc::SslServerCredentialsOptions options;
-    options.pem_key_cert_pairs.push_back(
-        {readSecretFile(config.tlsKeyPath) + "\n",
-         readSecretFile(config.tlsCertPath) + "\n"});
+    options.pem_key_cert_pairs.push_back({key + "\n", cert + "\n"});
     credentials = grpc::SslServerCredentials(options);
   } else {
     credentials = grpc::InsecureServerCredentials();
@@ -46,8 +57,11 @@ CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
   builder.SetMaxSendMessageSize(256 << 20);
   server = builder.BuildAndStart();
   if (!server || boundPort == 0)
-    throw std::runtime_error(
-        llvm::formatv("cannot listen on '{0}'", config.listen));
+    throw std::runtime_error(llvm::formatv(
+        "cannot listen on '{0}'{1}", config.listen,
+        tls ? " (address in use, or the TLS key does not match the "
+              "certificate)"
+            : ""));
 }
 
 CoordinatorServer::~CoordinatorServer() { shutdown(); }

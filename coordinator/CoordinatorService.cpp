@@ -65,6 +65,9 @@ CoordinatorService::SubmitSweep(grpc::ServerContext *context,
     reply->set_cached(result.cached);
     reply->set_resumed(result.resumed);
     reply->set_finished(result.finished);
+    for (const ExpandedJob &job : jobs)
+      if (!job.cpuClass.empty())
+        reply->set_run_cpu_class(job.cpuClass);
   } catch (const StoreError &e) {
     return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
   }

@@ -77,8 +77,8 @@ SubmitResult JobQueue::submit(const std::string &name,
       Statement &insert = store.prepare(
           "INSERT INTO jobs(sweep_id, content_key, model_hash, model_name, "
           "variant, kind, preset, options, measurement, state, result_id, "
-          "finished_at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, "
-          "?12)");
+          "finished_at, cpu_class) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+          "?10, ?11, ?12, ?13)");
       insert.bind(1, result.sweepId)
           .bind(2, job.contentKey)
           .bind(3, job.modelHash)
@@ -88,7 +88,8 @@ SubmitResult JobQueue::submit(const std::string &name,
           .bind(7, job.variant.preset)
           .bind(8, job.variant.options)
           .bindBlob(9, job.measurement.SerializeAsString())
-          .bind(10, stored ? "cached" : "pending");
+          .bind(10, stored ? "cached" : "pending")
+          .bind(13, job.cpuClass);
       if (stored)
         insert.bind(11, *stored).bind(12, now);
       insert.run();
@@ -143,11 +144,14 @@ std::optional<LeasedJob> JobQueue::lease(int64_t workerId, double now) {
   std::lock_guard<std::mutex> lock(mutex);
   std::optional<LeasedJob> job = store.transaction([&] {
     expireLocked(now);
+    // A job bound to a CPU class (run jobs: the key says where the latency
+    // was measured) goes only to workers that registered that class.
     Statement &next = store.prepare(
         "SELECT id, attempts, kind, model_hash, preset, options, measurement "
-        "FROM jobs WHERE state = 'pending' AND not_before <= ?1 ORDER BY id "
-        "LIMIT 1");
-    next.bind(1, now);
+        "FROM jobs WHERE state = 'pending' AND not_before <= ?1 AND "
+        "(cpu_class = '' OR cpu_class = (SELECT cpu FROM workers WHERE id = "
+        "?2)) ORDER BY id LIMIT 1");
+    next.bind(1, now).bind(2, workerId);
     std::optional<LeasedJob> job;
     if (next.step())
       job = LeasedJob{next.getInt(0),  next.getInt(1) + 1, (int)next.getInt(2),

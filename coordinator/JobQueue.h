@@ -95,8 +95,9 @@ public:
                       llvm::ArrayRef<ModelContent> models,
                       llvm::ArrayRef<ExpandedJob> jobs, bool force, double now);
 
-  /// The oldest ready job, leased to `workerId` until now + leaseSeconds.
-  /// Expired leases are requeued (or failed) first.
+  /// The oldest ready job `workerId` may run (jobs bound to a CPU class go
+  /// to workers registered with that class only), leased to it until now +
+  /// leaseSeconds. Expired leases are requeued (or failed) first.
   std::optional<LeasedJob> lease(int64_t workerId, double now);
 
   /// Extends the lease; false if it is no longer the job's current lease.

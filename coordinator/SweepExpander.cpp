@@ -142,18 +142,31 @@ bool resolveVariants(const sweep::SweepSpec &spec,
   return true;
 }
 
+std::string jobCpuClass(sweep::JobKind kind,
+                        const sweep::Measurement &measurement,
+                        const KeyContext &context) {
+  // Compile jobs only count dispatches, which dispatch formation decides
+  // without looking at the target: their results are shared across CPU
+  // classes. Test kinds measure nothing.
+  if (kind != sweep::RUN)
+    return "";
+  return measurement.cpu_class().empty() ? context.cpuClass
+                                         : measurement.cpu_class();
+}
+
 std::string contentKey(llvm::StringRef modelHash,
                        const ResolvedVariant &variant,
                        const sweep::Measurement &measurement,
                        const KeyContext &context) {
+  std::string cpuClass = jobCpuClass(variant.kind, measurement, context);
   // The preset name is left out: only the resolved knobs matter.
   return sha256Hex(
       llvm::formatv("model={0}\nkind={1}\n--options--\n{2}--measurement--\n"
-                    "{3}dispatchlab={4}\nllvm={5}\ncpu={6}\n",
+                    "{3}dispatchlab={4}\nllvm={5}\n{6}",
                     modelHash, sweep::JobKind_Name(variant.kind),
                     variant.options, toString(measurement),
                     context.dispatchlabCommit, context.llvmVersion,
-                    context.cpuClass)
+                    cpuClass.empty() ? "" : "cpu=" + cpuClass + "\n")
           .str());
 }
 
@@ -180,7 +193,8 @@ bool expandSweep(const sweep::SweepSpec &spec,
     }
     for (const ResolvedVariant &variant : variants)
       jobs.push_back({model.name, hash, variant, measurement,
-                      contentKey(hash, variant, measurement, context)});
+                      contentKey(hash, variant, measurement, context),
+                      jobCpuClass(variant.kind, measurement, context)});
   }
   return true;
 }

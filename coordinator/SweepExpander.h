@@ -21,10 +21,12 @@
 namespace dispatchlab {
 
 /// What results are computed under besides the job itself: a result is only
-/// reused by the same build on the same class of CPU.
+/// reused by the same build and, for run jobs, on the same class of CPU.
 struct KeyContext {
   std::string dispatchlabCommit;
   std::string llvmVersion;
+  /// The CPU class (LLVM host CPU name) run jobs are measured on unless the
+  /// spec names one: the coordinator's.
   std::string cpuClass;
 
   /// This process and host.
@@ -51,6 +53,8 @@ struct ExpandedJob {
   ResolvedVariant variant;
   sweep::Measurement measurement;
   std::string contentKey;
+  /// Only workers of this class may run the job; empty: any worker.
+  std::string cpuClass;
 };
 
 /// Lower-case hex SHA-256.
@@ -70,7 +74,14 @@ bool resolveVariants(const sweep::SweepSpec &spec,
                      std::vector<ResolvedVariant> &variants,
                      std::string &error);
 
-/// Hash of everything that determines a job's result.
+/// The CPU class a job must run on: the spec's or else the context's for run
+/// jobs, whose latency depends on the CPU; empty (any) for other kinds.
+std::string jobCpuClass(sweep::JobKind kind,
+                        const sweep::Measurement &measurement,
+                        const KeyContext &context);
+
+/// Hash of everything that determines a job's result (the CPU class only
+/// where jobCpuClass names one).
 std::string contentKey(llvm::StringRef modelHash,
                        const ResolvedVariant &variant,
                        const sweep::Measurement &measurement,

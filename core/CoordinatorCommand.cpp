@@ -99,6 +99,11 @@ void writePortFile(const std::string &path, int port) {
 } // namespace
 
 int runCoordinatorCommand() {
+  if (tlsCert.empty() != tlsKey.empty()) {
+    llvm::WithColor::error(llvm::errs(), "dispatchlab coordinator")
+        << "TLS needs both --tls-cert and --tls-key\n";
+    return 2;
+  }
   std::atomic<bool> &stop = stopOnInterrupt();
   try {
     ServerConfig config;
@@ -115,6 +120,11 @@ int runCoordinatorCommand() {
       llvm::WithColor::warning(llvm::errs(), "dispatchlab coordinator")
           << "listening on " << listen
           << " without a token: anyone who can reach it can submit jobs\n";
+    if (!isLoopback(listen) && tlsCert.empty())
+      llvm::WithColor::warning(llvm::errs(), "dispatchlab coordinator")
+          << "listening on " << listen
+          << " without TLS: the token and models cross the network in clear "
+             "text (--tls-cert/--tls-key)\n";
     llvm::StringRef dbDir = llvm::sys::path::parent_path(dbPath);
     if (!dbDir.empty())
       llvm::sys::fs::create_directories(dbDir);

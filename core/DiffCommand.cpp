@@ -1,9 +1,11 @@
 //===- DiffCommand.cpp - `dispatchlab diff` -------------------------------===//
 //
 // What changed between two sweeps, per (model, variant) matched by name: the
-// dispatch count and which dispatch groups came or went. Groups are compared
-// by executable hash, the stats' fingerprint of a dispatch's contents, so a
-// group that only moved or was renamed does not count as a change.
+// dispatch count, which dispatch groups came or went, and for run results
+// the latency when a Mann-Whitney U test over the raw samples calls the
+// change significant. Groups are compared by executable hash, the stats'
+// fingerprint of a dispatch's contents, so a group that only moved or was
+// renamed does not count as a change.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,12 +14,15 @@
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+#include <limits>
 #include <map>
 
 namespace cl = llvm::cl;
@@ -26,7 +31,8 @@ namespace dispatchlab {
 
 cl::SubCommand &getDiffSubcommand() {
   static cl::SubCommand command(
-      "diff", "Dispatch changes between two sweeps, per model and variant");
+      "diff", "Dispatch and significant latency changes between two sweeps, "
+              "per model and variant");
   return command;
 }
 
@@ -49,6 +55,7 @@ struct Outcome {
   std::string text; // dispatch count or failure class
   std::optional<int64_t> dispatches;
   GroupSet groups;
+  std::optional<LatencyRecord> latency;
 };
 
 Outcome outcomeOf(const JobRecord &job) {
@@ -60,6 +67,7 @@ Outcome outcomeOf(const JobRecord &job) {
     return outcome;
   }
   outcome.dispatches = static_cast<int64_t>(*dispatches);
+  outcome.latency = latencyOf(job);
   outcome.text = std::to_string(*outcome.dispatches);
   llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
   if (!stats) {
@@ -130,11 +138,23 @@ int runDiffCommand() {
       }
     }
 
+    // Latency is compared only where both sweeps measured it.
+    auto bothTimed = [&](const auto &key) {
+      auto a = outcomes[0].find(key), b = outcomes[1].find(key);
+      return a != outcomes[0].end() && b != outcomes[1].end() &&
+             a->second.latency && b->second.latency;
+    };
+    bool timed = llvm::any_of(order, bothTimed);
     TextGrid grid;
     grid.header = {"model",      "variant", refs[0].name,
                    refs[1].name, "change",  "groups"};
     grid.numeric = {false, false, true, true, true, false};
-    int differing = 0;
+    if (timed) {
+      grid.header.push_back("latency");
+      grid.numeric.push_back(false);
+    }
+    int differing = 0, latencyTested = 0, latencyChanged = 0;
+    size_t fewestSamples = std::numeric_limits<size_t>::max();
     int64_t totals[2] = {0, 0};
     for (const auto &key : order) {
       auto a = outcomes[0].find(key), b = outcomes[1].find(key);
@@ -146,6 +166,8 @@ int runDiffCommand() {
                              a == outcomes[0].end()
                                  ? "only in " + refs[1].name
                                  : "only in " + refs[0].name});
+        if (timed)
+          grid.rows.back().push_back("");
         continue;
       }
       const Outcome &from = a->second, &to = b->second;
@@ -155,7 +177,27 @@ int runDiffCommand() {
       }
       std::vector<std::string> removed = missingFrom(from.groups, to.groups);
       std::vector<std::string> added = missingFrom(to.groups, from.groups);
-      if (from.text == to.text && removed.empty() && added.empty())
+      std::string latency;
+      bool latencySignificant = false;
+      if (bothTimed(key)) {
+        const LatencyRecord &before = *from.latency, &after = *to.latency;
+        std::optional<double> ratio;
+        if (before.medianMs > 0)
+          ratio = after.medianMs / before.medianMs;
+        std::optional<LatencyComparison> comparison;
+        if (!before.samplesMs.empty() && !after.samplesMs.empty()) {
+          comparison = compareLatency(before.samplesMs, after.samplesMs);
+          ++latencyTested;
+          fewestSamples = std::min(
+              {fewestSamples, before.samplesMs.size(), after.samplesMs.size()});
+          latencySignificant = comparison->significant();
+          latencyChanged += latencySignificant;
+        }
+        latency =
+            formatLatencyRatio(ratio, comparison ? &*comparison : nullptr);
+      }
+      if (from.text == to.text && removed.empty() && added.empty() &&
+          !latencySignificant)
         continue;
       ++differing;
       std::string change;
@@ -169,6 +211,8 @@ int runDiffCommand() {
       groups += (groups.empty() || plus.empty() ? "" : "; ") + plus;
       grid.rows.push_back(
           {key.first, key.second, from.text, to.text, change, groups});
+      if (timed)
+        grid.rows.back().push_back(latency);
     }
     if (!grid.rows.empty())
       printGrid(grid, OutputFormat::Table, llvm::outs());
@@ -177,6 +221,17 @@ int runDiffCommand() {
         "(#{5}); dispatches over the pairs both finished: {6} -> {7}\n",
         differing, order.size(), refs[0].name, refs[0].id, refs[1].name,
         refs[1].id, totals[0], totals[1]);
+    if (latencyTested)
+      llvm::outs() << llvm::formatv(
+          "latency ({0} / {1} median): {2} of {3} pairs with samples in both "
+          "changed significantly (two-sided Mann-Whitney U, alpha {4:F2})\n",
+          refs[1].name, refs[0].name, latencyChanged, latencyTested,
+          kSignificanceAlpha);
+    if (fewestSamples < kRecommendedSamples)
+      llvm::outs() << llvm::formatv(
+          "warning: as few as {0} samples per result; the U test needs about "
+          "{1} repetitions to detect a change\n",
+          fewestSamples, kRecommendedSamples);
   } catch (const StoreError &e) {
     error() << e.what() << "\n";
     return 1;

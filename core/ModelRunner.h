@@ -2,8 +2,8 @@
 //
 // Inputs for every argument of the host function (from .npy files, from the
 // model's weights, or seeded pseudo-random data), calls through
-// ExecutionEngine::invokePacked with memref descriptors, times repetitions
-// and compares outputs.
+// ExecutionEngine::invokePacked with memref descriptors, and compares
+// outputs (LatencyBenchmark.h times the calls).
 //
 //===----------------------------------------------------------------------===//
 
@@ -41,23 +41,44 @@ makeInputs(const CompiledModel &model,
            const std::map<std::string, HostArray> &files,
            const ParameterData *parameters, uint64_t seed, std::string &error);
 
+/// One call of the model, prepared once: the JIT'd entry point looked up and
+/// the memref descriptors of the arrays built, so that a timed call runs the
+/// model and nothing else. The arrays must outlive it and keep their
+/// storage.
+class PreparedCall {
+public:
+  /// Allocates `outputs` when empty. Fails with `error` when the entry point
+  /// is missing.
+  static std::optional<PreparedCall> create(const CompiledModel &model,
+                                            std::vector<HostArray> &inputs,
+                                            std::vector<HostArray> &outputs,
+                                            std::string &error);
+  void operator()() { function(arguments.data()); }
+
+private:
+  PreparedCall() = default;
+  void (*function)(void **) = nullptr;
+  /// One ranked memref descriptor per input, then per output; the packed
+  /// entry point takes a pointer to each pointer to a descriptor.
+  std::vector<std::vector<int64_t>> descriptors;
+  std::vector<void *> descriptorPointers;
+  std::vector<void *> arguments;
+};
+
 /// Calls the model once on `inputs`, writing into `outputs` (allocated here
 /// on first use, reused after).
 bool invokeModel(const CompiledModel &model, std::vector<HostArray> &inputs,
                  std::vector<HostArray> &outputs, std::string &error);
 
-struct LatencyStats {
-  int64_t repetitions = 0;
-  double medianMs = 0, meanMs = 0, stddevMs = 0, minMs = 0;
-};
-/// Sample statistics of `seconds`, in milliseconds.
-LatencyStats summarizeLatencies(std::vector<double> seconds);
-
 struct Difference {
   double maxAbsDiff = 0;
   double maxAbsReference = 0;
+  /// Elements that are NaN or infinite in either array. Agreeing NaNs prove
+  /// nothing (random weights that overflow give NaN in every variant), so
+  /// any of them fails the check.
+  int64_t nonFinite = 0;
   /// maxAbsDiff / maxAbsReference (maxAbsDiff when the reference is all
-  /// zeros); infinity when NaNs differ or shapes mismatch.
+  /// zeros); infinity when a value is not finite or shapes mismatch.
   double relative = 0;
 };
 Difference compareArrays(const HostArray &actual, const HostArray &reference);

@@ -8,12 +8,18 @@
 #include "core/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
+#include "mlir/InitAllDialects.h"
+#include "mlir/InitAllPasses.h"
 #include "mlir/Tools/mlir-opt/MlirOptMain.h"
 
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   dispatchlab::registerDialects(registry);
   dispatchlab::registerPasses();
+  // Upstream dialects and passes too, so codegen's lowering steps (forall
+  // to async, vector lowering) can be tested on dispatchlab's output.
+  mlir::registerAllDialects(registry);
+  mlir::registerAllPasses();
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "dispatchlab pass driver\n", registry));
 }

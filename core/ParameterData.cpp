@@ -17,6 +17,8 @@ using onnx_import::HostTensor;
 
 struct ParameterData::Model {
   onnx::ModelProto proto;
+  /// Initializers and the tensors of `Constant` nodes (which the importer
+  /// turns into parameters named by the node's output), by name.
   llvm::StringMap<const onnx::TensorProto *> initializers;
 };
 
@@ -53,7 +55,8 @@ public:
   std::optional<Value> lookup(llvm::StringRef name) {
     const onnx::TensorProto *tensor = model.initializers.lookup(name);
     if (!tensor)
-      return fail("no initializer '" + name.str() + "' in the model");
+      return fail("no initializer or Constant node '" + name.str() +
+                  "' in the model");
     if (!onnx_import::hasInlineData(*tensor))
       return fail("initializer '" + name.str() +
                   "' carries no data (stripped weights)");
@@ -140,7 +143,8 @@ private:
       if (result)
         for (double &x : result->data)
           x = std::sqrt(x);
-    } else if (token == "transpose" || token == "reshape") {
+    } else if (token == "transpose" || token == "reshape" ||
+               token == "reverse") {
       std::optional<Value> input = parseExpr();
       if (!input || !expect(','))
         return std::nullopt;
@@ -148,7 +152,8 @@ private:
       if (!list)
         return std::nullopt;
       result = token == "transpose" ? transpose(*input, *list)
-                                    : reshape(*input, *list);
+               : token == "reshape" ? reshape(*input, *list)
+                                    : reverse(*input, *list);
     } else if (token == "slice") {
       std::optional<Value> input = parseExpr();
       if (!input || !expect(','))
@@ -245,6 +250,33 @@ private:
     return input;
   }
 
+  std::optional<Value> reverse(const Value &input,
+                               const std::vector<int64_t> &axes) {
+    int64_t rank = input.shape.size();
+    std::vector<bool> reversed(rank, false);
+    for (int64_t axis : axes) {
+      if (axis < 0 || axis >= rank)
+        return fail("reverse axis " + std::to_string(axis) +
+                    " out of range for rank " + std::to_string(rank));
+      reversed[axis] = true;
+    }
+    std::vector<int64_t> strides = stridesOf(input.shape);
+    Value out;
+    out.shape = input.shape;
+    out.data.resize(input.data.size());
+    for (int64_t n = 0, e = out.data.size(); n < e; ++n) {
+      int64_t source = 0;
+      for (int64_t d = 0; d < rank; ++d) {
+        int64_t index = n / strides[d] % input.shape[d];
+        if (reversed[d])
+          index = input.shape[d] - 1 - index;
+        source += index * strides[d];
+      }
+      out.data[n] = input.data[source];
+    }
+    return out;
+  }
+
   std::optional<Value> slice(const Value &input,
                              const std::vector<int64_t> &starts,
                              const std::vector<int64_t> &sizes,
@@ -292,6 +324,14 @@ std::optional<ParameterData> ParameterData::open(llvm::StringRef path,
   model->proto = std::move(*proto);
   for (const onnx::TensorProto &tensor : model->proto.graph().initializer())
     model->initializers[tensor.name()] = &tensor;
+  for (const onnx::NodeProto &node : model->proto.graph().node()) {
+    bool onnxDomain = node.domain().empty() || node.domain() == "ai.onnx";
+    if (!onnxDomain || node.op_type() != "Constant" || node.output_size() != 1)
+      continue;
+    for (const onnx::AttributeProto &attribute : node.attribute())
+      if (attribute.name() == "value" && attribute.has_t())
+        model->initializers[node.output(0)] = &attribute.t();
+  }
   return ParameterData(std::move(model));
 }
 

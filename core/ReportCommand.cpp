@@ -1,7 +1,8 @@
 //===- ReportCommand.cpp - `dispatchlab report` ---------------------------===//
 //
 // One metric of a sweep as a pivot table (models x variants), optionally
-// relative to a baseline variant, in text, Markdown, CSV, JSON or a
+// relative to a baseline variant (latency: ratios with confidence intervals
+// and a U test over the raw samples), in text, Markdown, CSV, JSON or a
 // self-contained HTML page.
 //
 //===----------------------------------------------------------------------===//
@@ -95,9 +96,15 @@ int runReportCommand() {
               << "\n";
       return 1;
     }
-    Pivot pivot = buildPivot(*found, loadSweepJobs(store, found->id), request);
+    std::vector<JobRecord> jobs = loadSweepJobs(store, found->id);
+    Pivot pivot = buildPivot(*found, jobs, request);
+    // An HTML page of another metric also charts the dispatch counts it
+    // comes from.
+    std::optional<Pivot> dispatches;
+    if (*output == OutputFormat::Html && request.metric != Metric::Dispatches)
+      dispatches = buildPivot(*found, jobs, PivotRequest{});
     llvm::raw_string_ostream os(text);
-    printPivot(pivot, *output, os);
+    printPivot(pivot, *output, os, dispatches ? &*dispatches : nullptr);
   } catch (const std::exception &e) {
     error() << e.what() << "\n";
     return 1;

@@ -11,7 +11,9 @@
 #include "core/CompileCommand.h"
 #include "core/CompileStats.h"
 #include "core/DispatchCreationPipeline.h"
+#include "core/HostPinning.h"
 #include "core/ImportCommand.h"
+#include "core/LatencyBenchmark.h"
 #include "core/ModelLoader.h"
 #include "core/ModelRunner.h"
 #include "core/Provenance.h"
@@ -22,6 +24,7 @@
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -30,6 +33,8 @@
 #include "llvm/Support/WithColor.h"
 
 #include <chrono>
+#include <cmath>
+#include <sys/resource.h>
 
 using namespace mlir;
 namespace cl = llvm::cl;
@@ -73,10 +78,22 @@ cl::opt<uint64_t> seed("seed",
                                 "uses SEED+N"),
                        cl::init(0), cl::cat(runCategory),
                        cl::sub(getRunSubcommand()));
-cl::opt<unsigned> repetitions("repetitions",
-                              cl::desc("Timed calls after one warm-up call"),
-                              cl::init(10), cl::cat(runCategory),
-                              cl::sub(getRunSubcommand()));
+cl::opt<unsigned>
+    repetitions("repetitions",
+                cl::desc("Latency samples after the warm-up, one model call "
+                         "each (Google Benchmark repetitions)"),
+                cl::init(10), cl::cat(runCategory),
+                cl::sub(getRunSubcommand()));
+cl::opt<double> warmupSeconds(
+    "warmup-seconds",
+    cl::desc("Untimed calls before the samples: at least one, and until this "
+             "many seconds have passed"),
+    cl::init(0.1), cl::cat(runCategory), cl::sub(getRunSubcommand()));
+cl::opt<unsigned>
+    threads("threads",
+            cl::desc("Threads that the tiles of each dispatch are spread over "
+                     "(dispatches run in order)"),
+            cl::init(1), cl::cat(runCategory), cl::sub(getRunSubcommand()));
 cl::opt<double>
     tolerance("tolerance",
               cl::desc("Largest accepted max|out - ref| / max|ref| per output"),
@@ -117,7 +134,7 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 
 FailureOr<CompiledVariant> compileVariant(const HeuristicOptions &options,
                                           const OnnxImportOptions &import,
-                                          CodegenMode mode) {
+                                          const CodegenOptions &codegen) {
   CompiledVariant variant;
   DialectRegistry registry;
   registerDialects(registry);
@@ -146,7 +163,7 @@ FailureOr<CompiledVariant> compileVariant(const HeuristicOptions &options,
   variant.stats.genericBefore = result->genericBefore;
   variant.stats.genericAfter = result->genericAfter;
 
-  FailureOr<CompiledModel> compiled = compileForHost(*module, mode);
+  FailureOr<CompiledModel> compiled = compileForHost(*module, codegen);
   if (failed(compiled))
     return failure();
   variant.model = std::move(*compiled);
@@ -198,18 +215,44 @@ llvm::json::Array signatureJson(const std::vector<TensorSignature> &tensors,
   return array;
 }
 
-llvm::json::Object latencyJson(const LatencyStats &latency) {
-  return llvm::json::Object{{"repetitions", latency.repetitions},
-                            {"median_ms", latency.medianMs},
-                            {"mean_ms", latency.meanMs},
-                            {"stddev_ms", latency.stddevMs},
-                            {"min_ms", latency.minMs}};
+llvm::json::Object latencyJson(const LatencyMeasurement &measurement) {
+  const LatencyStats &latency = measurement.stats;
+  llvm::json::Array samples;
+  for (double seconds : measurement.samplesSeconds)
+    samples.push_back(seconds * 1e3);
+  return llvm::json::Object{
+      {"repetitions", latency.repetitions},
+      {"median_ms", latency.medianMs},
+      {"mean_ms", latency.meanMs},
+      {"stddev_ms", latency.stddevMs},
+      {"cv", latency.cv},
+      {"min_ms", latency.minMs},
+      {"samples_ms", std::move(samples)},
+      {"warmup", llvm::json::Object{{"calls", measurement.warmupCalls},
+                                    {"seconds", measurement.warmupSeconds}}}};
 }
+
+/// The process's peak resident set so far (compilation included).
+int64_t getPeakRssBytes() {
+  struct rusage usage;
+  if (getrusage(RUSAGE_SELF, &usage) != 0)
+    return -1;
+  // Linux reports kilobytes.
+  return int64_t(usage.ru_maxrss) * 1024;
+}
+
+/// What was measured besides the outputs.
+struct Measurement {
+  LatencyMeasurement latency;
+  std::vector<int> pinnedCpus;
+  int64_t peakRssBytes = 0;
+};
 
 void printTable(const CompiledVariant &variant,
                 const CompiledVariant *reference, const ModelInputs &inputs,
-                const LatencyStats &latency,
+                const Measurement &measurement,
                 const std::vector<OutputCheck> &checks, llvm::raw_ostream &os) {
+  const LatencyStats &latency = measurement.latency.stats;
   const CompiledModel &model = variant.model;
   os << "Model: " << modelPath << "\n";
   os << "Dispatches: " << variant.stats.dispatches
@@ -223,10 +266,20 @@ void printTable(const CompiledVariant &variant,
                       variant.importSeconds, variant.preprocessingSeconds,
                       variant.formationSeconds, model.codegenSeconds,
                       model.jitSeconds);
-  os << llvm::formatv("Latency (ms, {0} runs): median {1:f4}  mean {2:f4}  "
-                      "stddev {3:f4}  min {4:f4}\n",
-                      latency.repetitions, latency.medianMs, latency.meanMs,
-                      latency.stddevMs, latency.minMs);
+  // Microseconds: small models take well under one.
+  os << llvm::formatv("Latency (us, {0} runs): median {1:f2}  mean {2:f2}  "
+                      "stddev {3:f2}  cv {4:f3}  min {5:f2}\n",
+                      latency.repetitions, latency.medianMs * 1e3,
+                      latency.meanMs * 1e3, latency.stddevMs * 1e3, latency.cv,
+                      latency.minMs * 1e3);
+  os << "Pinned to CPU(s): "
+     << llvm::join(llvm::map_range(measurement.pinnedCpus,
+                                   [](int cpu) { return std::to_string(cpu); }),
+                   ",")
+     << "  (warm-up: " << measurement.latency.warmupCalls << " calls)\n";
+  os << "Memory (bytes): peak RSS " << measurement.peakRssBytes
+     << "  code size " << model.codeSizeBytes << "  transient peak "
+     << model.transientPeakBytes << "\n";
   int64_t random = llvm::count(inputs.sources, InputSource::Random);
   os << "Inputs: " << model.inputs.size() << " (" << random << " random, "
      << llvm::count(inputs.sources, InputSource::File) << " from files, "
@@ -277,6 +330,16 @@ int runRunCommand() {
     error() << "--repetitions must be at least 1\n";
     return 2;
   }
+  if (!(warmupSeconds >= 0)) {
+    error() << "--warmup-seconds must be a number >= 0, got "
+            << warmupSeconds.getValue() << "\n";
+    return 2;
+  }
+  if (threads == 0) {
+    error() << "--threads must be at least 1\n";
+    return 2;
+  }
+  CodegenOptions codegen{mode, threads};
   std::optional<std::map<std::string, HostArray>> files =
       readNamedArrays(inputFiles, "input");
   std::optional<std::map<std::string, HostArray>> expected =
@@ -285,7 +348,7 @@ int runRunCommand() {
     return 1;
 
   FailureOr<CompiledVariant> variant =
-      compileVariant(*options, *importOptions, mode);
+      compileVariant(*options, *importOptions, codegen);
   if (failed(variant))
     return 1;
   FailureOr<HeuristicOptions> referenceOptions =
@@ -295,8 +358,8 @@ int runRunCommand() {
       *referenceOptions == *options && mode == CodegenMode::Loops;
   FailureOr<CompiledVariant> reference = failure();
   if (!selfReference) {
-    reference =
-        compileVariant(*referenceOptions, *importOptions, CodegenMode::Loops);
+    reference = compileVariant(*referenceOptions, *importOptions,
+                               CodegenOptions{CodegenMode::Loops, threads});
     if (failed(reference))
       return 1;
   }
@@ -322,21 +385,35 @@ int runRunCommand() {
     return 1;
   }
 
+  Measurement measurement;
+  std::optional<std::vector<int>> pinned = pinForThreads(threads, message);
+  if (!pinned) {
+    error() << "pinning to " << threads << " CPU(s) failed: " << message
+            << "\n";
+    return 1;
+  }
+  measurement.pinnedCpus = std::move(*pinned);
+  if (measurement.pinnedCpus.size() < threads)
+    llvm::WithColor::warning(llvm::errs(), kCommand)
+        << "--threads=" << threads << " but this process may only use "
+        << measurement.pinnedCpus.size() << " CPU(s)\n";
   std::vector<HostArray> outputs;
-  if (!invokeModel(model, inputs->arrays, outputs, message)) {
+  std::optional<PreparedCall> call =
+      PreparedCall::create(model, inputs->arrays, outputs, message);
+  std::optional<LatencyMeasurement> latency;
+  if (call)
+    latency = measureLatency(
+        [&](std::string &) {
+          (*call)();
+          return true;
+        },
+        repetitions, warmupSeconds, message);
+  if (!latency) {
     error() << "calling the model failed: " << message << "\n";
     return 1;
   }
-  std::vector<double> seconds;
-  for (unsigned i = 0; i < repetitions; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    if (!invokeModel(model, inputs->arrays, outputs, message)) {
-      error() << "calling the model failed: " << message << "\n";
-      return 1;
-    }
-    seconds.push_back(secondsSince(start));
-  }
-  LatencyStats latency = summarizeLatencies(seconds);
+  measurement.latency = std::move(*latency);
+  measurement.peakRssBytes = getPeakRssBytes();
 
   std::vector<OutputCheck> checks;
   if (!selfReference) {
@@ -387,7 +464,7 @@ int runRunCommand() {
 
   if (kind == "table") {
     printTable(*variant, selfReference ? nullptr : &*reference, *inputs,
-               latency, checks, llvm::outs());
+               measurement, checks, llvm::outs());
   } else {
     llvm::json::Array checkJson;
     for (const OutputCheck &check : checks)
@@ -396,7 +473,10 @@ int runRunCommand() {
           {"against", check.against},
           {"max_abs_diff", check.difference.maxAbsDiff},
           {"max_abs_reference", check.difference.maxAbsReference},
-          {"relative_diff", check.difference.relative},
+          {"relative_diff", std::isfinite(check.difference.relative)
+                                ? llvm::json::Value(check.difference.relative)
+                                : llvm::json::Value(nullptr)},
+          {"non_finite", check.difference.nonFinite},
           {"passed", check.passed()}});
     llvm::json::Array temporaries;
     for (const DispatchTemporaries &entry : model.temporaries)
@@ -420,7 +500,12 @@ int runRunCommand() {
                             {"formation", variant->formationSeconds},
                             {"codegen", model.codegenSeconds},
                             {"jit", model.jitSeconds}}},
-        {"latency", latencyJson(latency)},
+        {"latency", latencyJson(measurement.latency)},
+        {"threads", threads.getValue()},
+        {"pinned_cpus", llvm::json::Array(measurement.pinnedCpus)},
+        {"peak_rss_bytes", measurement.peakRssBytes},
+        {"code_size_bytes", model.codeSizeBytes},
+        {"transient_peak_bytes", model.transientPeakBytes},
         {"inputs", signatureJson(model.inputs, &inputs->sources)},
         {"outputs", signatureJson(model.outputs, nullptr)},
         {"checks", std::move(checkJson)},
@@ -438,6 +523,12 @@ int runRunCommand() {
   llvm::outs().flush();
   for (const OutputCheck &check : checks)
     if (!check.passed()) {
+      if (check.difference.nonFinite > 0) {
+        error() << llvm::formatv(
+            "output {0} has {1} NaN or infinite value(s) here or in {2}\n",
+            check.name, check.difference.nonFinite, check.against);
+        return 1;
+      }
       error() << llvm::formatv(
           "output {0} differs from {1} by {2:e2} relative (max |a-b| = "
           "{3:e2}, max |ref| = {4:e2}; tolerance {5:e2})\n",

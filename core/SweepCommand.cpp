@@ -153,9 +153,14 @@ FollowResult submitAndFollow(CoordinatorClient &client,
   grpc::Status status =
       client.stub().SubmitSweep(client.context(60s).get(), request, &reply);
   if (!status.ok()) {
+    // A TLS server closes a plaintext connection without a word.
+    bool maybeTls = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+                    tlsCa.empty() && !coordinatorAddress.empty();
     error() << "cannot submit the sweep to " << coordinatorAddress
             << (coordinatorAddress.empty() ? "the embedded coordinator" : "")
-            << ": " << status.error_message() << "\n";
+            << ": " << status.error_message()
+            << (maybeTls ? " (if the coordinator uses TLS, pass --tls-ca)" : "")
+            << "\n";
     return FollowResult::Failed;
   }
   llvm::errs() << llvm::formatv(
@@ -167,6 +172,11 @@ FollowResult submitAndFollow(CoordinatorClient &client,
                           reply.finished())
                 .str()
           : "");
+  // Remote workers may be of other classes: say what the jobs wait for.
+  if (!coordinatorAddress.empty() && !reply.run_cpu_class().empty())
+    llvm::errs() << llvm::formatv("sweep {0}: run jobs go to workers of CPU "
+                                  "class {1} only\n",
+                                  loaded.spec.name(), reply.run_cpu_class());
 
   ProgressPrinter printer;
   auto unavailableSince = std::chrono::steady_clock::now();
@@ -240,6 +250,9 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
       submitAndFollow(client, loaded, options.force, stop, final);
   stopWorkers = true;
   workerThread.join();
+  // The workers abandoned their jobs without reporting: put them back now
+  // rather than leaving them leased in the database until the next run.
+  server.getQueue().releaseAllLeases();
   server.shutdown();
   return result;
 }

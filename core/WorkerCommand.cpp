@@ -46,6 +46,13 @@ cl::opt<std::string> tlsCa("tls-ca",
                            cl::sub(getWorkerSubcommand()));
 cl::opt<bool> quiet("quiet", cl::desc("No line per job on stderr"),
                     cl::sub(getWorkerSubcommand()));
+// Tests only: one machine standing for workers of several CPU classes (run
+// jobs are leased by class). Its measurements would be filed under a class
+// they were not taken on.
+cl::opt<std::string> cpuClassOverride(
+    "cpu-class-override", cl::Hidden,
+    cl::desc("Register this CPU class instead of the host's (tests only)"),
+    cl::value_desc("NAME"), cl::sub(getWorkerSubcommand()));
 
 // Child side of the test-only job kinds.
 cl::opt<std::string> testJob("test-job", cl::Hidden,
@@ -92,6 +99,7 @@ int runWorkerCommand() {
     return 2;
   }
   config.slots = std::max(1u, slots.getValue());
+  config.cpuClassOverride = cpuClassOverride;
   config.log = quiet ? nullptr : &llvm::errs();
   Worker worker(config);
   std::string error;

@@ -38,11 +38,21 @@ void printGrid(const TextGrid &grid, OutputFormat format,
 std::string formatPivotCell(const PivotCell &cell, Metric metric,
                             bool relative);
 
+/// A latency ratio against a baseline: "1.52x [1.40, 1.66] p=0.002" (with
+/// the confidence interval) when the U test finds a difference, "not
+/// significant (p=0.41)" when it does not (that ratio is noise), and
+/// "1.52x (no samples)" when there are no raw samples to test.
+std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
+                               const LatencyComparison *comparison);
+
 /// The pivot as displayed: models or variants down the side, the geometric
 /// mean as the last row (models down) or column (variants down).
 TextGrid pivotGrid(const Pivot &pivot);
 
-void printPivot(const Pivot &pivot, OutputFormat format, llvm::raw_ostream &os);
+/// `dispatches`, the same sweep's dispatch counts, adds their chart to an
+/// HTML page (other formats ignore it).
+void printPivot(const Pivot &pivot, OutputFormat format, llvm::raw_ostream &os,
+                const Pivot *dispatches = nullptr);
 
 } // namespace dispatchlab
 

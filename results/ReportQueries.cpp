@@ -4,9 +4,12 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <stdexcept>
 
@@ -128,6 +131,11 @@ std::optional<double> metricValue(const JobRecord &job, Metric metric) {
     return std::nullopt;
   if (metric == Metric::CompileTime)
     return job.wallSeconds;
+  if (metric == Metric::Latency) {
+    if (std::optional<LatencyRecord> latency = latencyOf(job))
+      return latency->medianMs;
+    return std::nullopt;
+  }
   llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
   if (!stats) {
     llvm::consumeError(stats.takeError());
@@ -139,6 +147,39 @@ std::optional<double> metricValue(const JobRecord &job, Metric metric) {
   if (std::optional<double> value = object->getNumber(metricName(metric)))
     return value;
   return std::nullopt;
+}
+
+std::optional<LatencyRecord> latencyOf(const JobRecord &job) {
+  if (!job.resultId)
+    return std::nullopt;
+  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
+  if (!stats) {
+    llvm::consumeError(stats.takeError());
+    return std::nullopt;
+  }
+  const llvm::json::Object *object = stats->getAsObject();
+  const llvm::json::Object *run = object ? object->getObject("run") : nullptr;
+  const llvm::json::Object *latency = run ? run->getObject("latency") : nullptr;
+  std::optional<double> medianMs =
+      latency ? latency->getNumber("median_ms") : std::nullopt;
+  if (!medianMs)
+    return std::nullopt;
+  LatencyRecord record{*medianMs, {}};
+  if (const llvm::json::Array *samples = latency->getArray("samples_ms"))
+    for (const llvm::json::Value &sample : *samples)
+      if (std::optional<double> ms = sample.getAsNumber())
+        record.samplesMs.push_back(*ms);
+  return record;
+}
+
+LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
+                                 llvm::ArrayRef<double> variantMs) {
+  LatencyComparison comparison;
+  comparison.baselineSamples = baselineMs.size();
+  comparison.samples = variantMs.size();
+  comparison.test = mannWhitneyU(variantMs, baselineMs);
+  comparison.interval = ratioConfidenceInterval(baselineMs, variantMs);
+  return comparison;
 }
 
 std::optional<double> geometricMean(const std::vector<double> &values) {
@@ -159,9 +200,17 @@ static PivotCell makeCell(const JobRecord &job, Metric metric) {
   if (job.state == "failed") {
     cell.kind = PivotCell::Kind::Failed;
     cell.note = classifyFailure(job.error);
+  } else if (std::optional<LatencyRecord> latency =
+                 metric == Metric::Latency ? latencyOf(job) : std::nullopt) {
+    cell.kind = PivotCell::Kind::Value;
+    cell.value = latency->medianMs;
+    cell.samples = std::move(latency->samplesMs);
   } else if (std::optional<double> value = metricValue(job, metric)) {
     cell.kind = PivotCell::Kind::Value;
     cell.value = *value;
+  } else if (job.resultId && metric == Metric::Latency) {
+    cell.kind = PivotCell::Kind::Failed;
+    cell.note = "no latency (not a run job)";
   } else if (job.resultId) {
     cell.kind = PivotCell::Kind::Failed;
     cell.note = ("no " + metricName(metric) + " in the stats").str();
@@ -173,14 +222,56 @@ static PivotCell makeCell(const JobRecord &job, Metric metric) {
   return cell;
 }
 
+/// What the reader must know to trust the latency cells: results without
+/// raw samples get no test, few samples make the test weak, and a ratio of
+/// medians outside its interval (which assumes the variant's distribution is
+/// the baseline's scaled) means the samples differ in shape, e.g. one side
+/// is multimodal because the machine was busy.
+static void addLatencyNotes(Pivot &pivot, size_t baseline) {
+  bool unsampled = false;
+  size_t fewest = std::numeric_limits<size_t>::max();
+  std::vector<std::string> unstable;
+  for (size_t m = 0; m < pivot.models.size(); ++m)
+    for (size_t v = 0; v < pivot.variants.size(); ++v) {
+      const PivotCell &cell = pivot.cells[m][v];
+      if (v == baseline || cell.kind != PivotCell::Kind::Value || !cell.ratio)
+        continue;
+      if (!cell.comparison) {
+        unsampled = true;
+        continue;
+      }
+      fewest = std::min(
+          {fewest, cell.comparison->samples, cell.comparison->baselineSamples});
+      if (const std::optional<Interval> &interval = cell.comparison->interval)
+        if (*cell.ratio < interval->low || *cell.ratio > interval->high)
+          unstable.push_back(pivot.models[m] + " / " + pivot.variants[v]);
+    }
+  pivot.notes.push_back(llvm::formatv("latency: median ratio to {0} with a "
+                                      "{1:F0}% confidence interval; two-sided "
+                                      "Mann-Whitney U test, alpha {2:F2}",
+                                      pivot.variants[baseline],
+                                      100 * (1 - kSignificanceAlpha),
+                                      kSignificanceAlpha)
+                            .str());
+  if (fewest < kRecommendedSamples)
+    pivot.notes.push_back(
+        llvm::formatv("warning: as few as {0} samples per cell; the U test "
+                      "needs about {1} repetitions to detect a change",
+                      fewest, kRecommendedSamples)
+            .str());
+  if (unsampled)
+    pivot.notes.push_back("\"no samples\": the result has no raw samples, so "
+                          "only the ratio of medians is shown, untested");
+  if (!unstable.empty())
+    pivot.notes.push_back(
+        "warning: ratio of medians outside its interval, so the samples "
+        "differ by more than a scale factor (noise? measure again on a quiet "
+        "machine): " +
+        llvm::join(unstable, ", "));
+}
+
 Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
                  const PivotRequest &request) {
-  if (request.metric == Metric::Latency)
-    throw std::invalid_argument(
-        "latency reports (ratios with confidence intervals and a U test "
-        "over the raw samples) are not implemented yet; run jobs store their "
-        "measurement under \"run\" in each result's stats (see "
-        "`dispatchlab show`)");
   Pivot pivot;
   pivot.sweep = sweep;
   pivot.request = request;
@@ -231,12 +322,17 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
         cell.ratio = 1.0;
       if (cell.ratio)
         values.push_back(*cell.ratio);
+      if (request.metric == Metric::Latency && !cell.isBaseline &&
+          !cell.samples.empty() && !base.samples.empty())
+        cell.comparison = compareLatency(base.samples, cell.samples);
     }
     summary.geomean = geometricMean(values);
     for (double value : values)
       summary.used += value > 0;
     pivot.summaries.push_back(summary);
   }
+  if (baseline && request.metric == Metric::Latency)
+    addLatencyNotes(pivot, *baseline);
   return pivot;
 }
 

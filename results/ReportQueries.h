@@ -11,6 +11,7 @@
 #define DISPATCHLAB_RESULTS_REPORTQUERIES_H
 
 #include "results/ResultStore.h"
+#include "results/Statistics.h"
 
 #include "llvm/ADT/StringRef.h"
 
@@ -22,7 +23,8 @@
 namespace dispatchlab {
 
 /// What a report cell shows. Counts come from the stats JSON, compile time
-/// is the job's child-process wall time, latency needs run results.
+/// is the job's child-process wall time, latency is the median of a run
+/// job's timed repetitions (in milliseconds).
 enum class Metric {
   Dispatches,
   Executables,
@@ -69,6 +71,27 @@ std::string classifyFailure(llvm::StringRef error);
 /// The metric of a job with a result, if its stats have it.
 std::optional<double> metricValue(const JobRecord &job, Metric metric);
 
+/// A run job's measurement: `run.latency` in its stats.
+struct LatencyRecord {
+  double medianMs = 0;
+  /// Per-repetition times; empty for results recorded before run jobs kept
+  /// them.
+  std::vector<double> samplesMs;
+};
+std::optional<LatencyRecord> latencyOf(const JobRecord &job);
+
+/// A variant's latency against a baseline's, from the raw samples.
+struct LatencyComparison {
+  size_t baselineSamples = 0, samples = 0;
+  /// Absent when either side has no raw samples.
+  std::optional<UTestResult> test;
+  /// Of variant / baseline; absent with too few samples for one.
+  std::optional<Interval> interval;
+  bool significant() const { return test && test->pValue < kSignificanceAlpha; }
+};
+LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
+                                 llvm::ArrayRef<double> variantMs);
+
 enum class Dimension { Model, Variant };
 std::optional<Dimension> parseDimension(llvm::StringRef name);
 
@@ -89,6 +112,10 @@ struct PivotCell {
   /// value or is 0 while this one is not) and value - baseline.
   std::optional<double> ratio, difference;
   bool isBaseline = false;
+  /// Latency only: the raw samples, and with a baseline the U test and
+  /// interval against the baseline cell's.
+  std::vector<double> samples;
+  std::optional<LatencyComparison> comparison;
 };
 
 /// A geometric mean over the models of one variant: of the ratios with a
@@ -107,10 +134,11 @@ struct Pivot {
   std::vector<std::vector<PivotCell>> cells;
   /// One per variant.
   std::vector<Summary> summaries;
+  /// Caveats for the reader, printed under the table.
+  std::vector<std::string> notes;
 };
 
-/// Arranges `jobs`; throws std::invalid_argument for an unknown baseline or
-/// the latency metric.
+/// Arranges `jobs`; throws std::invalid_argument for an unknown baseline.
 Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
                  const PivotRequest &request);
 

@@ -117,7 +117,28 @@ ResultStore::ResultStore(const std::string &path, Access access) {
   exec("PRAGMA journal_mode=WAL");
   exec("PRAGMA synchronous=NORMAL");
   exec("PRAGMA foreign_keys=ON");
-  transaction([&] { exec(kResultSchemaSql); });
+  transaction([&] {
+    exec(kResultSchemaSql);
+    // CREATE TABLE IF NOT EXISTS leaves tables of older databases as they
+    // were: add the columns introduced since.
+    addMissingColumn("jobs", "cpu_class", "TEXT NOT NULL DEFAULT ''");
+    addMissingColumn("results", "cpu_class", "TEXT");
+    addMissingColumn("results", "hostname", "TEXT");
+  });
+}
+
+void ResultStore::addMissingColumn(llvm::StringRef table,
+                                   llvm::StringRef column,
+                                   llvm::StringRef declaration) {
+  Statement &find =
+      prepare("SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2");
+  find.bind(1, table).bind(2, column);
+  find.step();
+  bool present = find.getInt(0) != 0;
+  find.reset();
+  if (!present)
+    exec(llvm::formatv("ALTER TABLE {0} ADD COLUMN {1} {2}", table, column,
+                       declaration));
 }
 
 ResultStore::~ResultStore() {
@@ -224,10 +245,13 @@ int64_t ResultStore::putResult(llvm::StringRef contentKey,
                                llvm::StringRef provenanceJson, int64_t workerId,
                                double wallSeconds, double now) {
   prepare("INSERT INTO results(content_key, stats_json, provenance_json, "
-          "worker_id, wall_seconds, created_at) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6) ON CONFLICT(content_key) DO UPDATE "
-          "SET stats_json = ?2, provenance_json = ?3, worker_id = ?4, "
-          "wall_seconds = ?5, created_at = ?6")
+          "worker_id, wall_seconds, created_at, cpu_class, hostname) "
+          "SELECT ?1, ?2, ?3, ?4, ?5, ?6, w.cpu, w.hostname FROM (SELECT 1) "
+          "LEFT JOIN workers w ON w.id = ?4 WHERE true "
+          "ON CONFLICT(content_key) DO UPDATE SET stats_json = ?2, "
+          "provenance_json = ?3, worker_id = ?4, wall_seconds = ?5, "
+          "created_at = ?6, cpu_class = excluded.cpu_class, "
+          "hostname = excluded.hostname")
       .bind(1, contentKey)
       .bind(2, statsJson)
       .bind(3, provenanceJson)

@@ -114,9 +114,10 @@ public:
 
   /// The id of the successful result stored for `contentKey`, if any.
   std::optional<int64_t> findResult(llvm::StringRef contentKey);
-  /// Stores a successful result and returns its id. A key has one result:
-  /// a newer one (a forced rerun) replaces it in place, so every job that
-  /// points at the key sees the latest.
+  /// Stores a successful result and returns its id, with the CPU class and
+  /// host `workerId` registered. A key has one result: a newer one (a forced
+  /// rerun) replaces it in place, so every job that points at the key sees
+  /// the latest.
   int64_t putResult(llvm::StringRef contentKey, llvm::StringRef statsJson,
                     llvm::StringRef provenanceJson, int64_t workerId,
                     double wallSeconds, double now);
@@ -126,6 +127,8 @@ public:
   std::string lastError() const;
 
 private:
+  void addMissingColumn(llvm::StringRef table, llvm::StringRef column,
+                        llvm::StringRef declaration);
   void begin();
   void commit();
   void rollback();

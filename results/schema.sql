@@ -3,7 +3,8 @@
 --
 -- A job is one (model x variant) of a sweep. Its content key hashes what
 -- determines the answer: model bytes, resolved options text, measurement
--- settings, job kind, dispatchlab commit + LLVM version and host CPU class.
+-- settings, job kind, dispatchlab commit + LLVM version and, for run jobs,
+-- the CPU class they are measured on (only workers of that class lease them).
 -- A successful result is stored once per content key and reused by every
 -- later job with the same key (state 'cached') unless the sweep is forced.
 
@@ -47,7 +48,11 @@ CREATE TABLE IF NOT EXISTS results (
   provenance_json TEXT NOT NULL,  -- commit, LLVM, host CPU, features
   worker_id INTEGER REFERENCES workers(id),
   wall_seconds REAL NOT NULL,
-  created_at REAL NOT NULL
+  created_at REAL NOT NULL,
+  -- The worker that produced it, as it registered (NULL before these
+  -- columns existed).
+  cpu_class TEXT,
+  hostname TEXT
 );
 
 CREATE TABLE IF NOT EXISTS jobs (
@@ -61,6 +66,9 @@ CREATE TABLE IF NOT EXISTS jobs (
   preset TEXT NOT NULL,
   options TEXT NOT NULL,          -- HeuristicOptions::toString()
   measurement TEXT NOT NULL,      -- dispatchlab.sweep.Measurement, binary
+  -- Only workers of this CPU class lease the job ('' for any: compile and
+  -- test jobs, whose results do not depend on the CPU).
+  cpu_class TEXT NOT NULL DEFAULT '',
   -- pending -> leased -> done | failed; pending -> cached at submission.
   -- An expired lease or an infrastructure error sends the job back to
   -- pending (after a backoff) until `attempts` reaches the cap.

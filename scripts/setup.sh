@@ -8,10 +8,15 @@ PACKAGES=(
   build-essential cmake ninja-build git pkg-config
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libsqlite3-dev libonnx-dev
+  libsqlite3-dev libonnx-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
+  chromium
 )
+# Opt-in: only scripts/bench_vs_reference.sh needs PyTorch and OpenBLAS.
+if [ "${DISPATCHLAB_SETUP_BENCH:-0}" = 1 ]; then
+  PACKAGES+=(python3-torch python3-torchvision python3-onnx libopenblas-dev)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -9,6 +9,9 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(os.path.dirname(config.dispatchlab_bin_dir), "tests")
 config.excludes = ["unit", "bench", "CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py.in", "inputs"]
 
+# The zoo's largest models take tens of minutes to run (tests/zoo/runs_large.test).
+if os.environ.get("DISPATCHLAB_ZOO_FULL"):
+    config.available_features.add("zoo-full")
 config.environment["PATH"] = os.pathsep.join(
     [config.dispatchlab_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))

@@ -74,6 +74,10 @@ ChildResult runChild(const std::vector<std::string> &argv,
     args.push_back(const_cast<char *>(arg.c_str()));
   args.push_back(nullptr);
   rlimit memory{limits.memoryLimitMb << 20, limits.memoryLimitMb << 20};
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  for (int cpu : limits.cpus)
+    CPU_SET(cpu, &cpus);
   pid_t parent = getpid();
 
   pid_t pid = fork();
@@ -85,12 +89,8 @@ ChildResult runChild(const std::vector<std::string> &argv,
       _exit(127);
     if (limits.memoryLimitMb)
       setrlimit(RLIMIT_AS, &memory);
-    if (limits.cpu >= 0) {
-      cpu_set_t cpus;
-      CPU_ZERO(&cpus);
-      CPU_SET(limits.cpu, &cpus);
+    if (!limits.cpus.empty())
       sched_setaffinity(0, sizeof(cpus), &cpus);
-    }
     int devNull = open("/dev/null", O_RDONLY);
     dup2(devNull, 0);
     dup2(out[1], 1);

@@ -24,8 +24,8 @@ struct ChildLimits {
   uint64_t memoryLimitMb = 0;
   /// Bytes of stderr kept (the end of it).
   size_t stderrTailBytes = 4096;
-  /// CPU the child is pinned to (latency jobs); -1 for none.
-  int cpu = -1;
+  /// CPUs the child is pinned to (latency jobs); empty: no pinning.
+  std::vector<int> cpus;
 };
 
 struct ChildResult {

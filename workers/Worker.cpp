@@ -13,7 +13,12 @@
 #include "llvm/Support/Process.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -22,9 +27,107 @@ namespace dispatchlab {
 
 using namespace std::chrono_literals;
 
+std::vector<int> allowedCpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    return {0};
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
+    if (CPU_ISSET(cpu, &set))
+      cpus.push_back(cpu);
+  return cpus;
+}
+
+CorePool::CorePool(std::vector<int> cpus, std::string lockDir)
+    : cpus(std::move(cpus)), busy(this->cpus.size(), false),
+      lockDir(std::move(lockDir)), lockFds(this->cpus.size(), -1) {
+  // Shared by every user's workers, like /tmp itself.
+  if (!this->lockDir.empty() && mkdir(this->lockDir.c_str(), 01777) == 0)
+    chmod(this->lockDir.c_str(), 01777);
+}
+
+CorePool::~CorePool() {
+  for (int fd : lockFds)
+    if (fd >= 0)
+      close(fd);
+}
+
+bool CorePool::lockHost(size_t index) {
+  if (lockDir.empty())
+    return true;
+  std::string path = llvm::formatv("{0}/cpu{1}", lockDir, cpus[index]);
+  // Not inherited by children: a lock must end with its reservation.
+  int fd = open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+  // Unable to coordinate (e.g. another user's file without write access):
+  // fall back to this process's reservations rather than never running.
+  if (fd < 0)
+    return true;
+  fchmod(fd, 0666);
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    close(fd);
+    return false;
+  }
+  lockFds[index] = fd;
+  return true;
+}
+
+void CorePool::unlockHost(size_t index) {
+  if (lockFds[index] >= 0)
+    close(lockFds[index]);
+  lockFds[index] = -1;
+}
+
+std::optional<std::vector<int>>
+CorePool::acquire(unsigned count, llvm::function_ref<bool()> keepGoing) {
+  std::unique_lock<std::mutex> lock(mutex);
+  auto self = queue.insert(queue.end(), nextRequest++);
+  while (true) {
+    if (queue.begin() == self) {
+      std::vector<size_t> taken;
+      for (size_t i = 0; i < cpus.size() && taken.size() < count; ++i)
+        if (!busy[i] && lockHost(i))
+          taken.push_back(i);
+      if (taken.size() == count) {
+        std::vector<int> reserved;
+        for (size_t i : taken) {
+          busy[i] = true;
+          reserved.push_back(cpus[i]);
+        }
+        queue.erase(self);
+        freed.notify_all();
+        return reserved;
+      }
+      // All or nothing, so two wide jobs cannot each hold half.
+      for (size_t i : taken)
+        unlockHost(i);
+    }
+    // Other processes release cores without a notification: poll.
+    freed.wait_for(lock, 100ms);
+    lock.unlock();
+    bool go = keepGoing();
+    lock.lock();
+    if (!go) {
+      queue.erase(self);
+      freed.notify_all();
+      return std::nullopt;
+    }
+  }
+}
+
+void CorePool::release(llvm::ArrayRef<int> cores) {
+  std::lock_guard<std::mutex> lock(mutex);
+  for (int core : cores) {
+    size_t index = std::find(cpus.begin(), cpus.end(), core) - cpus.begin();
+    busy[index] = false;
+    unlockHost(index);
+  }
+  freed.notify_all();
+}
+
 Worker::Worker(WorkerConfig config)
     : config(std::move(config)), client(this->config.client),
-      coreLocks(std::max(1u, std::thread::hardware_concurrency())) {
+      cores(allowedCpus(), kCoreLockDir) {
   llvm::SmallString<128> dir;
   llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
   llvm::sys::path::append(dir,
@@ -61,12 +164,14 @@ bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
   char hostname[256] = {};
   gethostname(hostname, sizeof(hostname) - 1);
   host.set_hostname(hostname);
-  host.set_cpu(provenance.hostCpu);
-  host.set_cores(std::thread::hardware_concurrency());
+  host.set_cpu(config.cpuClassOverride.empty() ? provenance.hostCpu
+                                               : config.cpuClassOverride);
+  host.set_cores(allowedCpus().size());
   host.set_features(provenance.hostFeatures);
   host.set_llvm_version(provenance.llvmVersion);
   host.set_dispatchlab_commit(provenance.dispatchlabCommit);
   request.set_slots(config.slots);
+  bool toldUnreachable = false;
   while (!stop) {
     coordinator::RegisterWorkerReply reply;
     grpc::Status status =
@@ -83,6 +188,13 @@ bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
                             status.error_message());
       return false;
     }
+    // It may be starting or restarting: say so once and keep trying.
+    if (!toldUnreachable)
+      log(llvm::formatv(
+          "coordinator unreachable ({0}); retrying{1}", status.error_message(),
+          config.client.tlsCaPath.empty() ? " (if it uses TLS, pass --tls-ca)"
+                                          : ""));
+    toldUnreachable = true;
     std::this_thread::sleep_for(500ms);
   }
   return true;
@@ -93,7 +205,7 @@ bool Worker::run(const std::atomic<bool> &stop, std::string &error) {
     return false;
   std::vector<std::thread> slots;
   for (unsigned i = 0; i < config.slots; ++i)
-    slots.emplace_back([&, i] { slotLoop(stop, i); });
+    slots.emplace_back([&] { slotLoop(stop); });
   for (std::thread &slot : slots)
     slot.join();
   if (fatal) {
@@ -103,7 +215,7 @@ bool Worker::run(const std::atomic<bool> &stop, std::string &error) {
   return true;
 }
 
-void Worker::slotLoop(const std::atomic<bool> &stop, unsigned slot) {
+void Worker::slotLoop(const std::atomic<bool> &stop) {
   while (!stop && !fatal) {
     coordinator::LeaseJobRequest request;
     request.set_worker_id(workerId);
@@ -125,8 +237,7 @@ void Worker::slotLoop(const std::atomic<bool> &stop, unsigned slot) {
     const coordinator::Job &job = reply.job();
     log(llvm::formatv("job {0} lease {1} started", job.job_id(),
                       job.lease_id()));
-    std::optional<coordinator::ReportResultRequest> result =
-        execute(job, stop, slot);
+    std::optional<coordinator::ReportResultRequest> result = execute(job, stop);
     if (!result) {
       log(llvm::formatv("job {0} lease {1} abandoned", job.job_id(),
                         job.lease_id()));
@@ -180,8 +291,7 @@ std::string Worker::materializeModel(const coordinator::Job &job) {
 }
 
 std::optional<coordinator::ReportResultRequest>
-Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop,
-                unsigned slot) {
+Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
   coordinator::ReportResultRequest report;
   report.set_job_id(job.job_id());
   report.set_lease_id(job.lease_id());
@@ -214,13 +324,27 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop,
       argv.push_back(("--" + line).str());
     if (isRun) {
       const sweep::Measurement &measurement = job.measurement();
+      unsigned threads = std::max(1u, measurement.threads());
+      // Waiting for cores this worker does not have would never end.
+      size_t usable = std::min<size_t>(config.slots, cores.size());
+      if (threads > usable) {
+        report.set_outcome(coordinator::FAILED);
+        report.set_error(llvm::formatv(
+            "run job needs {0} cores (measurement.threads) but this worker "
+            "pins run jobs to at most {1} ({2} slots, {3} usable cores)",
+            threads, usable, config.slots, cores.size()));
+        return report;
+      }
       argv.push_back("--emit=json");
+      argv.push_back(llvm::formatv("--threads={0}", threads).str());
       argv.push_back(llvm::formatv("--repetitions={0}",
                                    std::max(1u, measurement.repetitions()))
                          .str());
+      // Every digit: formatv's default for doubles keeps two decimals.
       if (measurement.tolerance() > 0)
         argv.push_back(
-            llvm::formatv("--tolerance={0}", measurement.tolerance()).str());
+            llvm::formatv("--tolerance={0:e16}", measurement.tolerance())
+                .str());
       // Latency does not depend on weight values, and zoo models ship
       // without them: every run job uses seeded pseudo-random weights.
       argv.push_back("--parameters=random");
@@ -250,13 +374,6 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop,
   ChildLimits limits;
   limits.timeoutSeconds = job.measurement().timeout_seconds();
   limits.memoryLimitMb = job.measurement().memory_limit_mb();
-  // Latency jobs are pinned, one per core at a time, so two measurements
-  // never share a core.
-  std::unique_lock<std::mutex> coreLock;
-  if (job.kind() == sweep::RUN) {
-    limits.cpu = slot % coreLocks.size();
-    coreLock = std::unique_lock<std::mutex>(coreLocks[limits.cpu]);
-  }
   bool leaseLost = false;
   auto lastHeartbeat = std::chrono::steady_clock::now();
   auto keepGoing = [&] {
@@ -280,7 +397,17 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop,
       leaseLost = true;
     return !leaseLost;
   };
+  // Latency jobs are pinned to cores reserved for them alone, so two
+  // measurements never share a core. The lease is kept alive while waiting.
+  if (job.kind() == sweep::RUN) {
+    std::optional<std::vector<int>> reserved =
+        cores.acquire(std::max(1u, job.measurement().threads()), keepGoing);
+    if (!reserved)
+      return std::nullopt;
+    limits.cpus = std::move(*reserved);
+  }
   ChildResult child = runChild(argv, limits, keepGoing);
+  cores.release(limits.cpus);
   if (child.status == ChildResult::Status::Cancelled)
     return std::nullopt;
 

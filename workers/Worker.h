@@ -14,8 +14,13 @@
 #include "coordinator/CoordinatorClient.h"
 #include "proto/coordinator.pb.h"
 
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
+#include <list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -27,13 +32,60 @@ class raw_ostream;
 
 namespace dispatchlab {
 
+/// The cores latency jobs are pinned to. A run job reserves as many as it
+/// has threads, all at once and first come first served, so two
+/// measurements never share a core and a wide job is not starved by narrow
+/// ones. With a lock directory, a reserved core is also locked there (flock
+/// on one file per CPU), so worker processes on one host never share one
+/// either.
+class CorePool {
+public:
+  explicit CorePool(std::vector<int> cpus, std::string lockDir = "");
+  ~CorePool();
+
+  size_t size() const { return cpus.size(); }
+
+  /// Waits until `count` cores (at most size()) are free and it is this
+  /// request's turn, polling `keepGoing` every 100 ms; returns the CPU ids,
+  /// or nothing once `keepGoing` says stop.
+  std::optional<std::vector<int>> acquire(unsigned count,
+                                          llvm::function_ref<bool()> keepGoing);
+  void release(llvm::ArrayRef<int> cores);
+
+private:
+  /// Takes the host-wide lock of cpus[index]; false if another holds it.
+  bool lockHost(size_t index);
+  void unlockHost(size_t index);
+
+  std::vector<int> cpus;
+  std::vector<bool> busy;
+  std::string lockDir;
+  /// Per CPU, the open lock file while held, else -1.
+  std::vector<int> lockFds;
+  std::mutex mutex;
+  std::condition_variable freed;
+  /// Requests waiting, oldest first.
+  std::list<uint64_t> queue;
+  uint64_t nextRequest = 0;
+};
+
+/// Where workers lock the cores their run jobs are pinned to.
+inline constexpr const char *kCoreLockDir = "/tmp/dispatchlab-core-locks";
+
+/// The CPUs this process may run on (its affinity mask), in order.
+std::vector<int> allowedCpus();
+
 struct WorkerConfig {
   ClientConfig client;
+  /// Jobs run at once, and the most cores one run job may be pinned to.
   unsigned slots = 1;
   /// The dispatchlab binary children run (`compile`, test jobs).
   std::string selfExe = "/proc/self/exe";
   /// One line per job started and finished; null: none.
   llvm::raw_ostream *log = nullptr;
+  /// Registered instead of the host's CPU class, so tests can stand for a
+  /// machine of another class; empty: the host's.
+  std::string cpuClassOverride;
 };
 
 class Worker {
@@ -48,15 +100,13 @@ public:
   bool run(const std::atomic<bool> &stop, std::string &error);
 
   /// The outcome of one job, or nothing when it was cut short (stop, or its
-  /// lease went to another worker). `slot` picks the core latency jobs are
-  /// pinned to.
+  /// lease went to another worker).
   std::optional<coordinator::ReportResultRequest>
-  execute(const coordinator::Job &job, const std::atomic<bool> &stop,
-          unsigned slot = 0);
+  execute(const coordinator::Job &job, const std::atomic<bool> &stop);
 
 private:
   bool registerWorker(const std::atomic<bool> &stop, std::string &error);
-  void slotLoop(const std::atomic<bool> &stop, unsigned slot);
+  void slotLoop(const std::atomic<bool> &stop);
   void report(coordinator::ReportResultRequest &request,
               const std::atomic<bool> &stop);
   /// The job's model as a file in the scratch directory.
@@ -71,8 +121,8 @@ private:
   std::string provenanceJson;
   std::mutex logMutex;
   std::mutex modelMutex;
-  /// One per core: latency jobs on a host run one at a time per core.
-  std::vector<std::mutex> coreLocks;
+  /// The CPUs this process may run on, locked host-wide while reserved.
+  CorePool cores;
   std::atomic<bool> fatal{false};
 };
 

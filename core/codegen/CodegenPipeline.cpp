@@ -2,7 +2,9 @@
 
 #include "core/codegen/CodegenPipeline.h"
 
+#include "core/codegen/CodeSize.h"
 #include "core/codegen/Passes.h"
+#include "core/codegen/TransientMemory.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -16,6 +18,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "llvm/ADT/ScopeExit.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -49,17 +52,35 @@ constexpr const char *kBufferizePipeline =
     "buffer-results-to-out-params{hoist-static-allocs=true "
     "modify-public-functions=true},canonicalize,cse";
 
-/// Buffers to the LLVM dialect.
+/// Buffers to the LLVM dialect. Math ops go to LLVM intrinsics or libm
+/// before vectors are lowered: libm calls scalarize vector operands with
+/// vector ops.
 constexpr const char *kLoweringPipeline =
-    "buffer-deallocation-pipeline,"
     "func.func(dispatchlab-lower-vectors,"
     "convert-vector-to-scf{full-unroll=true},"
     "convert-linalg-to-loops),"
     "convert-bufferization-to-memref,expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-vector-to-llvm,convert-math-to-llvm,"
-    "convert-math-to-libm,finalize-memref-to-llvm,convert-arith-to-llvm,"
+    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
+    "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
     "convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
     "convert-func-to-llvm,reconcile-unrealized-casts";
+
+/// The tile loops (scf.forall) of each dispatch: sequential loops for one
+/// thread; otherwise blocks of tiles handed to the MLIR async runtime's
+/// thread pool, the dispatch returning once all are done (IREE's task
+/// system runs a dispatch's workgroups the same way). One block per tile at
+/// most (min-task-size=1): a tile is already a sizeable unit of work.
+/// Deallocation runs in between: it does not know async ops.
+std::string getForallPipeline(unsigned threads) {
+  if (threads <= 1)
+    return "func.func(scf-forall-to-for),buffer-deallocation-pipeline";
+  return "func.func(scf-forall-to-parallel),buffer-deallocation-pipeline,"
+         "async-parallel-for{num-workers=" +
+         std::to_string(threads) +
+         " min-task-size=1},"
+         "async-to-async-runtime,async-runtime-ref-counting,"
+         "async-runtime-ref-counting-opt,convert-async-to-llvm";
+}
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
@@ -173,7 +194,8 @@ std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
   return result;
 }
 
-FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module) {
+FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module,
+                                                         bool asyncRuntime) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -181,9 +203,22 @@ FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module) {
   }();
   (void)initialized;
 
+  // Translation to LLVM IR reports what it could not translate as
+  // diagnostics of its own; they are folded into the one error line.
+  std::string translationError;
+  std::optional<ScopedDiagnosticHandler> collect;
+  collect.emplace(module.getContext(), [&](Diagnostic &diag) {
+    if (diag.getSeverity() == DiagnosticSeverity::Error &&
+        translationError.empty())
+      translationError = diag.str();
+    return success();
+  });
   auto fail = [&](llvm::Error error) {
-    return module.emitError("JIT compilation failed: ")
-           << llvm::toString(std::move(error));
+    std::string message = llvm::toString(std::move(error));
+    if (!translationError.empty())
+      message += " (" + translationError + ")";
+    collect.reset();
+    return module.emitError("JIT compilation failed: ") << message;
   };
   // detectHost takes the CPU name and features from llvm::sys, so the code
   // uses every vector extension of this machine.
@@ -202,11 +237,17 @@ FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module) {
   // memref.copy of strided views calls memrefCopy from the C runner utils.
   std::string runtime =
       std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_c_runner_utils.so";
+  std::string async =
+      std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_async_runtime.so";
   SmallVector<StringRef> libraries = {runtime};
+  if (asyncRuntime)
+    libraries.push_back(async);
   ExecutionEngineOptions options;
   options.transformer = transformer;
   options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   options.sharedLibPaths = libraries;
+  // Keeps the object so that measureCodeSize can read it.
+  options.enableObjectDump = true;
   auto engine = ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return fail(engine.takeError());
@@ -225,13 +266,23 @@ StringRef stringify(CodegenMode mode) {
   return mode == CodegenMode::Tiled ? "tiled" : "loops";
 }
 
-FailureOr<CompiledModel> compileForHost(ModuleOp module, CodegenMode mode) {
+FailureOr<CompiledModel> compileForHost(ModuleOp module,
+                                        const CodegenOptions &options) {
+  CodegenMode mode = options.mode;
   static bool registered = [] {
     registerAllPasses();
     registerCodegenPasses();
     return true;
   }();
   (void)registered;
+
+  // A failing pass or translation names the op; printing it would dump
+  // whole dispatches (or the module) into the one-line error.
+  MLIRContext *context = module.getContext();
+  bool printOp = context->shouldPrintOpOnDiagnostic();
+  context->printOpOnDiagnostic(false);
+  auto restore =
+      llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOp); });
 
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
@@ -250,8 +301,13 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module, CodegenMode mode) {
   std::string tensorPipeline = kOutlinePipeline;
   if (mode == CodegenMode::Tiled)
     tensorPipeline += std::string(",") + kTilePipeline;
+  std::string forallPipeline = getForallPipeline(options.threads);
+  // Deduplication after the per-dispatch measurements: from here on each
+  // distinct dispatch is compiled once.
+  std::string loweringPipeline = "dispatchlab-deduplicate-dispatches," +
+                                 forallPipeline + "," + kLoweringPipeline;
   compiled.pipeline =
-      tensorPipeline + "," + kBufferizePipeline + "," + kLoweringPipeline;
+      tensorPipeline + "," + kBufferizePipeline + "," + loweringPipeline;
   if (failed(runPipeline(module, tensorPipeline)) ||
       failed(runPipeline(module, kBufferizePipeline)))
     return failure();
@@ -264,16 +320,23 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module, CodegenMode mode) {
                                 "after bufferization: ")
            << bufferized.getFunctionType();
   compiled.temporaries = measureTemporaries(module);
-  if (failed(runPipeline(module, kLoweringPipeline)))
+  compiled.transientPeakBytes = computeTransientPeakBytes(bufferized);
+  if (failed(runPipeline(module, loweringPipeline)))
     return failure();
   compiled.codegenSeconds = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
-  FailureOr<std::unique_ptr<ExecutionEngine>> engine = createEngine(module);
+  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
+      createEngine(module, options.threads > 1);
   if (failed(engine))
     return failure();
   compiled.engine = std::move(*engine);
   compiled.jitSeconds = secondsSince(start);
+  std::string error;
+  std::optional<int64_t> codeSize = measureCodeSize(*compiled.engine, error);
+  if (!codeSize)
+    return module.emitError(error);
+  compiled.codeSizeBytes = *codeSize;
   return compiled;
 }
 

@@ -52,6 +52,11 @@ struct CompiledModel {
   std::vector<TensorSignature> inputs;
   std::vector<TensorSignature> outputs;
   std::vector<DispatchTemporaries> temporaries;
+  /// Peak total of the host function's buffers between dispatches
+  /// (computeTransientPeakBytes).
+  int64_t transientPeakBytes = 0;
+  /// Bytes of JIT-compiled machine code (measureCodeSize).
+  int64_t codeSizeBytes = 0;
   /// The pass pipeline that lowered the module, for provenance.
   std::string pipeline;
   /// Seconds in the MLIR pipeline (outlining to LLVM dialect) and in LLVM
@@ -73,12 +78,19 @@ enum class CodegenMode {
 };
 llvm::StringRef stringify(CodegenMode mode);
 
+struct CodegenOptions {
+  CodegenMode mode = CodegenMode::Tiled;
+  /// Threads the tiles of one dispatch are spread over; dispatches still run
+  /// one after another, as in IREE's task system.
+  unsigned threads = 1;
+};
+
 /// Compiles `module` (consumed: it is lowered in place). It must hold
 /// exactly one public function, the host function; every tensor it takes or
 /// returns must be statically shaped. Errors go to the context's
 /// diagnostics.
 mlir::FailureOr<CompiledModel> compileForHost(mlir::ModuleOp module,
-                                              CodegenMode mode);
+                                              const CodegenOptions &options);
 
 } // namespace dispatchlab
 

@@ -2,6 +2,8 @@
 
 #include "core/codegen/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
@@ -26,10 +28,21 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerParallel);
     vector::populateVectorTransposeLoweringPatterns(
-        patterns, vector::VectorTransposeLowering::EltWise);
+        patterns, vector::VectorTransposeLowering::Shuffle16x16);
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // Transcendentals LLVM has no vector code for (it would call libm once
+    // per lane) become polynomials in vector arithmetic, as IREE's CPU
+    // backend does.
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return llvm::is_contained(
+          {math::ErfOp::getOperationName(), math::TanhOp::getOperationName(),
+           math::ExpOp::getOperationName(), math::ExpM1Op::getOperationName(),
+           math::LogOp::getOperationName(), math::Log1pOp::getOperationName(),
+           math::Log2Op::getOperationName()},
+          name);
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
   }

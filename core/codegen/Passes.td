@@ -19,24 +19,49 @@ def OutlineDispatchRegionsPass
   let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
+def DeduplicateDispatchesPass
+    : Pass<"dispatchlab-deduplicate-dispatches", "mlir::ModuleOp"> {
+  let summary = "Call one function for dispatches with identical bodies";
+  let description = [{
+    Dispatch functions whose type and body print the same (up to SSA names
+    and locations) are one executable, as IREE's executable deduplication
+    makes them: calls to the later ones are redirected to the first and the
+    copies erased, so each distinct dispatch is lowered and JIT-compiled
+    once (BERT: 249 dispatches, 19 executables).
+  }];
+}
+
 def TileAndFuseDispatchesPass
     : Pass<"dispatchlab-tile-and-fuse-dispatches", "mlir::func::FuncOp"> {
   let summary = "Tile each dispatch's last op and fuse its producers into "
                 "the tile loops";
   let description = [{
-    Runs on the functions OutlineDispatchRegions created. The op producing the
+    Runs on the functions OutlineDispatchRegions created, following IREE's
+    CPU strategy for matmul and convolution roots. The op producing the
     dispatch's results (or the value a result inserts into a captured tensor)
-    is tiled along its parallel loops (the innermost two
-    get `tile-sizes`, outer ones 1) with scf.for, and every producer inside
-    the dispatch (matmul, fill, elementwise ops) is fused into the innermost
-    loop, so intermediate values exist one tile at a time: a fused matmul +
-    epilogue never materializes the full matmul result (iree-org/iree#8303).
-    Reduction loops of the tiled ops are then tiled by
-    `reduction-tile-size`, keeping vectors small. A tile size is the largest
-    divisor of the loop's extent not above the target, so every tile is
-    full and statically shaped (vectorizable without masks). Dispatches
-    whose results come from several ops, or from non-Linalg ops, or with
-    dynamic shapes are left untiled.
+    is tiled along its parallel loops (the innermost two get `tile-sizes`,
+    the register tile of an AVX-512 FMA kernel: 8 rows x 2 vectors of 16
+    f32; outer ones 1) with one scf.forall over the independent tiles (what
+    `run --threads` spreads over threads; the innermost dim's tiles outside
+    the next one's, so a matmul reuses one weight column panel for every
+    row tile), and every producer inside the dispatch (matmul, convolution,
+    fill, elementwise ops) is fused into it, so intermediate values exist one
+    tile at a time: a fused matmul + epilogue never materializes the full
+    matmul result (iree-org/iree#8303). Reduction loops of the tiled ops are
+    then tiled by `reduction-tile-size`, except a convolution's filter
+    window dims, tiled to 1 so that each step is a contraction over channels
+    (IREE decomposes 2-D convolutions into 1-D ones the same way). A
+    weight operand read with a reduction dim innermost (a PyTorch filter
+    [f, kh, kw, c]) is first transposed, outside the tile loops and in
+    16x16 blocks, so that outer products read contiguous rows of it (IREE
+    packs matmul operands for the same reason). A tile
+    size is the largest divisor of the loop's extent not above the target,
+    so every tile is full and statically shaped (vectorizable without
+    masks); a long extent with no divisor near the target (under half of
+    it) is split instead into target-sized tiles and a remainder, each
+    part with its producers restricted to its slice. Dispatches whose
+    results come from several ops, or from non-Linalg ops, or with dynamic
+    shapes are left untiled.
   }];
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",
@@ -56,7 +81,10 @@ def VectorizeDispatchesPass
     Every Linalg op in a dispatch function whose iteration space is static
     and at most `max-vector-elements` large becomes vector ops (upstream
     linalg::vectorize, contractions as vector.contract, which lowers to
-    FMAs); others stay as they are and become loops later.
+    FMAs); others stay as they are and become loops later. Unit loops are
+    dropped first and an input read at `d * stride` becomes a strided slice
+    read at `d`, so a convolution tile whose window dims were tiled to 1 is
+    a plain contraction (or, depthwise, an elementwise multiply-add).
   }];
   let options = [
     Option<"maxVectorElements", "max-vector-elements", "int64_t", "4096",
@@ -73,12 +101,14 @@ def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
     Upstream vector lowering patterns, applied to a fixpoint after
     bufferization: contractions to outer products and FMAs, multi-reductions
     to element-wise ops across the parallel dims, transposes and broadcasts to element-wise
-    inserts, and transfer permutation maps to minor-identity transfers plus
-    broadcasts/transposes. convert-vector-to-scf then unrolls the n-D
+    inserts, transfer permutation maps to minor-identity transfers plus
+    broadcasts/transposes, and erf, tanh, exp
+    and log (f32) to polynomial approximations in vector arithmetic. convert-vector-to-scf then unrolls the n-D
     transfers to 1-D ones.
   }];
   let dependentDialects = ["mlir::vector::VectorDialect",
-                           "mlir::arith::ArithDialect"];
+                           "mlir::arith::ArithDialect",
+                           "mlir::math::MathDialect"];
 }
 
 #endif // DISPATCHLAB_CORE_CODEGEN_PASSES_TD

@@ -4,7 +4,10 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
 #include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_VECTORIZEDISPATCHESPASS
@@ -15,6 +18,99 @@ using namespace mlir;
 
 namespace dispatchlab {
 namespace {
+
+/// `loop * stride + offset` with a constant stride above 1.
+struct StridedAccess {
+  unsigned loop;
+  int64_t stride;
+  int64_t offset;
+};
+
+std::optional<StridedAccess> matchStridedAccess(AffineExpr expr) {
+  int64_t offset = 0;
+  if (auto add = dyn_cast<AffineBinaryOpExpr>(expr);
+      add && add.getKind() == AffineExprKind::Add)
+    if (auto constant = dyn_cast<AffineConstantExpr>(add.getRHS())) {
+      expr = add.getLHS();
+      offset = constant.getValue();
+    }
+  auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!mul || mul.getKind() != AffineExprKind::Mul)
+    return std::nullopt;
+  auto loop = dyn_cast<AffineDimExpr>(mul.getLHS());
+  auto factor = dyn_cast<AffineConstantExpr>(mul.getRHS());
+  if (!loop || !factor || factor.getValue() <= 1)
+    return std::nullopt;
+  return StridedAccess{loop.getPosition(), factor.getValue(), offset};
+}
+
+/// Rewrites each input access `d * s + c` (constant s > 1) into `d` on a
+/// strided slice of the input starting at c. Once a convolution's window
+/// dims are dropped, its stride is the only thing keeping it from being a
+/// contraction the vectorizer takes; the slice holds it instead.
+linalg::GenericOp sliceStridedInputs(RewriterBase &rewriter,
+                                     linalg::GenericOp op) {
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  SmallVector<Value> inputs = op.getDpsInputs();
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  bool changed = false;
+  for (auto [index, input] : llvm::enumerate(inputs)) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type || !type.hasStaticShape())
+      continue;
+    AffineMap map = maps[index];
+    SmallVector<AffineExpr> results(map.getResults());
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    bool strided = false;
+    for (auto [dim, expr] : llvm::enumerate(results)) {
+      std::optional<StridedAccess> access = matchStridedAccess(expr);
+      offsets.push_back(rewriter.getIndexAttr(access ? access->offset : 0));
+      sizes.push_back(rewriter.getIndexAttr(access ? ranges[access->loop]
+                                                   : type.getDimSize(dim)));
+      strides.push_back(rewriter.getIndexAttr(access ? access->stride : 1));
+      if (!access)
+        continue;
+      results[dim] = rewriter.getAffineDimExpr(access->loop);
+      strided = true;
+    }
+    if (!strided)
+      continue;
+    rewriter.setInsertionPoint(op);
+    inputs[index] = tensor::ExtractSliceOp::create(rewriter, op.getLoc(), input,
+                                                   offsets, sizes, strides);
+    maps[index] = AffineMap::get(map.getNumDims(), map.getNumSymbols(), results,
+                                 rewriter.getContext());
+    changed = true;
+  }
+  if (!changed)
+    return op;
+  rewriter.modifyOpInPlace(op, [&] {
+    op.getInputsMutable().assign(inputs);
+    op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
+  });
+  return op;
+}
+
+/// Drops unit loops (a convolution's window dims once tiled to 1, the outer
+/// dims of a tile) and strides, so that what remains is a contraction or
+/// elementwise op on vectors without leading unit dims.
+linalg::LinalgOp simplifyForVectorization(RewriterBase &rewriter,
+                                          linalg::LinalgOp op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
+  if (!generic)
+    return op;
+  linalg::ControlDropUnitDims control;
+  control.rankReductionStrategy =
+      linalg::ControlDropUnitDims::RankReductionStrategy::ExtractInsertSlice;
+  rewriter.setInsertionPoint(generic);
+  FailureOr<linalg::DropUnitDimsResult> dropped =
+      linalg::dropUnitDims(rewriter, generic, control);
+  if (succeeded(dropped)) {
+    rewriter.replaceOp(generic, dropped->replacements);
+    generic = cast<linalg::GenericOp>(dropped->resultOp.getOperation());
+  }
+  return sliceStridedInputs(rewriter, generic);
+}
 
 struct VectorizeDispatchesPass
     : impl::VectorizeDispatchesPassBase<VectorizeDispatchesPass> {
@@ -36,6 +132,7 @@ struct VectorizeDispatchesPass
     });
     IRRewriter rewriter(&getContext());
     for (linalg::LinalgOp op : candidates) {
+      op = simplifyForVectorization(rewriter, op);
       rewriter.setInsertionPoint(op);
       FailureOr<linalg::VectorizationResult> result =
           linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
@@ -52,6 +149,15 @@ struct VectorizeDispatchesPass
       else
         rewriter.replaceOp(op, result->replacements);
     }
+
+    // A contraction generic vectorizes to broadcasting reads, a multiply and
+    // a multi-reduction; folded back into one vector.contract it lowers to
+    // outer products (FMAs) instead of a reduction per element.
+    RewritePatternSet patterns(&getContext());
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorReductionToContractPatterns(patterns);
+    if (failed(applyPatternsGreedily(function, std::move(patterns))))
+      return signalPassFailure();
   }
 };
 

@@ -2,19 +2,21 @@
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize,cse,dispatchlab-vectorize-dispatches,canonicalize,cse))' | FileCheck %s --check-prefix=VEC
 
 // Seed 004's dispatch: exp is tiled 3x7 (largest divisors of 33 and 49 not
-// above 8 and 32), the matmul and its fill are fused into the tile loop and
+// above 8 and 32) by one scf.forall over the independent tiles (what
+// --threads spreads over threads; column tiles outermost, so one column
+// panel of the rhs serves every row tile), the matmul and its fill are fused into it and
 // work on a tile-sized tensor.empty, not on slices of the full-size one.
 // CHECK-LABEL: func.func @dot_exp_dispatch
 // CHECK:         %[[FULL:.+]] = tensor.empty() : tensor<33x49xf32>
-// CHECK:         scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c3 iter_args(%[[A:.+]] = %[[FULL]])
-// CHECK:           scf.for %[[J:.+]] = %{{.+}} to %{{.+}} step %c7 iter_args(%[[B:.+]] = %[[A]])
+// CHECK:         scf.forall (%[[J:.+]], %[[I:.+]]) = (0, 0) to (49, 33) step (7, 3) shared_outs(%[[B:.+]] = %[[FULL]])
 // CHECK-NOT:         tensor.extract_slice %[[FULL]]
 // CHECK:             %[[TILE:.+]] = tensor.empty() : tensor<3x7xf32>
 // CHECK:             %[[FILL:.+]] = linalg.fill {{.+}} outs(%[[TILE]] : tensor<3x7xf32>)
 // CHECK:             %[[MM:.+]] = linalg.matmul {{.+}} outs(%[[FILL]] : tensor<3x7xf32>)
 // CHECK:             %[[OUT:.+]] = tensor.extract_slice %[[B]][%[[I]], %[[J]]] [3, 7]
 // CHECK:             %[[EXP:.+]] = linalg.generic {{.+}} ins(%[[MM]] : tensor<3x7xf32>) outs(%[[OUT]] : tensor<3x7xf32>)
-// CHECK:             tensor.insert_slice %[[EXP]] into %[[B]][%[[I]], %[[J]]] [3, 7]
+// CHECK:             scf.forall.in_parallel
+// CHECK-NEXT:          tensor.parallel_insert_slice %[[EXP]] into %[[B]][%[[I]], %[[J]]] [3, 7]
 // Vectorized, the tile never touches memory between matmul and exp.
 // VEC-LABEL: func.func @dot_exp_dispatch
 // VEC-NOT:     linalg.
@@ -43,7 +45,7 @@ func.func @dot_exp_dispatch(%lhs: tensor<33x16xf32>, %rhs: tensor<16x49xf32>) ->
 // host function (no dispatchlab.dispatch) is left alone.
 // CHECK-LABEL: func.func @gemv_dispatch
 // VEC-LABEL:   func.func @gemv_dispatch
-// CHECK:         scf.for {{.+}} step %c32
+// CHECK:         scf.forall ({{.+}}) = (0) to (128) step (32)
 // CHECK:           linalg.fill
 // CHECK:           scf.for {{.+}} = %c0 to %c784 step %c16 iter_args
 // CHECK:             linalg.matmul ins({{.+}} : tensor<1x16xf32>, tensor<16x32xf32>) outs({{.+}} : tensor<1x32xf32>)
@@ -70,7 +72,7 @@ func.func @host(%x: tensor<1x784xf32>, %w: tensor<784x128xf32>) -> tensor<1x128x
 // A result inserted into a captured tensor (the next layer's padding): the
 // inserted value's producer is tiled, the insert stays outside the loops.
 // CHECK-LABEL: func.func @padded_result_dispatch
-// CHECK:         %[[LOOP:.+]] = scf.for
+// CHECK:         %[[LOOP:.+]] = scf.forall
 // CHECK:           linalg.generic
 // CHECK:         tensor.insert_slice %[[LOOP]] into %{{.+}}[0, 1] [4, 64] [1, 1]
 #map = affine_map<(d0, d1) -> (d0, d1)>
@@ -83,4 +85,150 @@ func.func @padded_result_dispatch(%x: tensor<4x64xf32>, %padded: tensor<6x66xf32
   } -> tensor<4x64xf32>
   %inserted = tensor.insert_slice %neg into %padded[0, 1] [4, 64] [1, 1] : tensor<4x64xf32> into tensor<6x66xf32>
   return %inserted : tensor<6x66xf32>
+}
+
+// -----
+
+// A strided 3x3 convolution + ReLU (IREE's CPU convolution strategy): the
+// filter [f, kh, kw, c] is transposed once to [kh, kw, c, f] outside the
+// tile loops (16x16 blocks, vector transposes once vectorized), the ReLU's
+// (oh, f) tiles take the convolution fused in, the filter window dims are
+// tiled to 1 and the channels by 16. Once the unit dims are dropped and the
+// stride becomes a strided slice, each step is an 8x32x16 contraction
+// reading 16 rows of 32 contiguous filter values.
+// CHECK-LABEL: func.func @conv_relu_dispatch
+// CHECK:         scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:             scf.for %{{.+}} = %c0 to %c32 step %c16
+// CHECK:               scf.for %{{.+}} = %c0 to %c64 step %c16
+// CHECK:                 linalg.transpose ins(%{{.+}} : tensor<16x1x1x16xf32>) outs(%{{.+}} : tensor<1x1x16x16xf32>) permutation = [1, 2, 3, 0]
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (8, 64) step (1, 32)
+// CHECK:           linalg.fill {{.+}} -> tensor<1x1x8x32xf32>
+// CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:             scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:               scf.for %{{.+}} = %c0 to %c32 step %c16
+// CHECK:                 linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x1x15x16xf32>, tensor<1x1x16x32xf32>) outs(%{{.+}} : tensor<1x1x8x32xf32>)
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<1x1x8x32xf32>)
+// VEC-LABEL:   func.func @conv_relu_dispatch
+// VEC:           vector.transpose %{{.+}}, [1, 2, 3, 0] : vector<16x1x1x16xf32> to vector<1x1x16x16xf32>
+// VEC-NOT:       linalg.
+// VEC:           %[[STRIDED:.+]] = tensor.extract_slice %{{.+}}[0, 0] [8, 16] [2, 1] : tensor<15x16xf32> to tensor<8x16xf32>
+// VEC:           %[[IN:.+]] = vector.transfer_read %[[STRIDED]]{{.+}} : tensor<8x16xf32>, vector<8x16xf32>
+// VEC:           vector.contract {{.+}} %[[IN]], %{{.+}}, %{{.+}} : vector<8x16xf32>, vector<16x32xf32> into vector<8x32xf32>
+// VEC:           arith.maximumf %{{.+}} : vector<8x32xf32>
+// VEC-NOT:       linalg.
+#in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d6)>
+#filter = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#out = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+#id = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+func.func @conv_relu_dispatch(%input: tensor<1x17x17x32xf32>, %filter: tensor<64x3x3x32xf32>) -> tensor<1x8x8x64xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x8x8x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<1x8x8x64xf32>) -> tensor<1x8x8x64xf32>
+  %conv = linalg.generic {indexing_maps = [#in, #filter, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%input, %filter : tensor<1x17x17x32xf32>, tensor<64x3x3x32xf32>) outs(%fill : tensor<1x8x8x64xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x64xf32>
+  %relu = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%conv : tensor<1x8x8x64xf32>) outs(%empty : tensor<1x8x8x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<1x8x8x64xf32>
+  return %relu : tensor<1x8x8x64xf32>
+}
+
+// -----
+
+// A depthwise 3x3 convolution: with the window dims at 1 and dropped, no
+// reduction is left and each step is an elementwise 8x32 multiply-add.
+// CHECK-LABEL: func.func @depthwise_dispatch
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) = (0, 0, 0) to (16, 64, 16) step (1, 32, 8)
+// CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:             scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK:               linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x1x8x32xf32>, tensor<1x1x32xf32>) outs(%{{.+}} : tensor<1x1x8x32xf32>)
+// VEC-LABEL:   func.func @depthwise_dispatch
+// VEC-NOT:       linalg.
+// VEC:           vector.transfer_read {{.+}} : tensor<32xf32>, vector<32xf32>
+// VEC:           %[[PRODUCT:.+]] = arith.mulf %{{.+}}, %{{.+}} : vector<8x32xf32>
+// VEC:           arith.addf %{{.+}}, %[[PRODUCT]] : vector<8x32xf32>
+// VEC-NOT:       linalg.
+#dw_in = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1 + d4, d2 + d5, d3)>
+#dw_filter = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5, d3)>
+#dw_out = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+func.func @depthwise_dispatch(%input: tensor<1x18x18x64xf32>, %filter: tensor<3x3x64xf32>) -> tensor<1x16x16x64xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x16x16x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<1x16x16x64xf32>) -> tensor<1x16x16x64xf32>
+  %conv = linalg.generic {indexing_maps = [#dw_in, #dw_filter, #dw_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%input, %filter : tensor<1x18x18x64xf32>, tensor<3x3x64xf32>) outs(%fill : tensor<1x16x16x64xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x16x16x64xf32>
+  return %conv : tensor<1x16x16x64xf32>
+}
+
+// -----
+
+// 262 columns (at least 8 tiles) have no divisor near 32 (262 = 2 x 131): the bias add is split
+// at column 256 into a part of 32-wide tiles and a 6-wide remainder, and
+// each part computes the matmul (and its fill) on its own columns only.
+// CHECK-LABEL: func.func @split_remainder_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (256, 20) step (32, 5)
+// CHECK:           linalg.fill {{.+}} -> tensor<5x32xf32>
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<5x32xf32>)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<5x32xf32>)
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [20, 256] [1, 1]
+// CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (20) step (5)
+// CHECK:           linalg.fill {{.+}} -> tensor<5x6xf32>
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<5x6xf32>)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<5x6xf32>)
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 256] [20, 6] [1, 1]
+// CHECK-NOT:     linalg.
+#id2 = affine_map<(d0, d1) -> (d0, d1)>
+#row2 = affine_map<(d0, d1) -> (d1)>
+func.func @split_remainder_dispatch(%a: tensor<20x64xf32>, %b: tensor<64x262xf32>, %bias: tensor<262xf32>) -> tensor<20x262xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<20x262xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<20x262xf32>) -> tensor<20x262xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<20x64xf32>, tensor<64x262xf32>) outs(%fill : tensor<20x262xf32>) -> tensor<20x262xf32>
+  %add = linalg.generic {indexing_maps = [#id2, #row2, #id2], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<20x262xf32>, tensor<262xf32>) outs(%empty : tensor<20x262xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<20x262xf32>
+  return %add : tensor<20x262xf32>
+}
+
+// -----
+
+// A split root whose filter is transposed: the one transpose (in 16x16
+// blocks) serves both parts, the 16 full 8-row tiles and the 3-row rest.
+// CHECK-LABEL: func.func @split_conv_dispatch
+// CHECK:         %[[FILTER:.+]] = scf.for %{{.+}} = %c0 to %c32 step %c16
+// CHECK:           linalg.transpose ins(%{{.+}} : tensor<16x1x1x16xf32>) outs(%{{.+}} : tensor<1x1x16x16xf32>)
+// CHECK:         scf.forall (%{{.+}}) = (0) to (128) step (8)
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}}, %[[FILTER]] : tensor<1x1x8x16xf32>, tensor<1x1x16x32xf32>)
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0, 0] [1, 1, 128, 32]
+// CHECK:         %[[REST:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %[[FILTER]] : tensor<1x1x3x16xf32>, tensor<1x1x16x32xf32>)
+// CHECK:         tensor.insert_slice %[[REST]] into %[[HEAD]][0, 0, 128, 0] [1, 1, 3, 32]
+// VEC-LABEL:   func.func @split_conv_dispatch
+// VEC:           vector.contract {{.+}} : vector<8x16xf32>, vector<16x32xf32> into vector<8x32xf32>
+// VEC:           vector.contract {{.+}} : vector<3x16xf32>, vector<16x32xf32> into vector<3x32xf32>
+#sc_in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>
+#sc_filter = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d3, d4, d5, d6)>
+#sc_out = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+func.func @split_conv_dispatch(%input: tensor<1x1x131x16xf32>, %filter: tensor<32x1x1x16xf32>) -> tensor<1x1x131x32xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x1x131x32xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<1x1x131x32xf32>) -> tensor<1x1x131x32xf32>
+  %conv = linalg.generic {indexing_maps = [#sc_in, #sc_filter, #sc_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%input, %filter : tensor<1x1x131x16xf32>, tensor<32x1x1x16xf32>) outs(%fill : tensor<1x1x131x32xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x1x131x32xf32>
+  return %conv : tensor<1x1x131x32xf32>
 }

@@ -6,6 +6,7 @@ result database. Each scenario is bounded in time; run by lit (tests/sweep)."""
 import argparse
 import os
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -71,6 +72,15 @@ class Cluster:
     def query(self, sql):
         with sqlite3.connect(self.db, timeout=30) as db:
             return db.execute(sql).fetchall()
+
+    def count(self, sql):
+        """COUNT(*) query's value; 0 while the database is not created yet."""
+        if not os.path.exists(self.db):
+            return 0
+        try:
+            return self.query(sql)[0][0]
+        except sqlite3.OperationalError:
+            return 0
 
     def stop_all(self):
         for proc in self.procs:
@@ -242,8 +252,195 @@ def load(c):
           f"{results} results ({10000 / seconds:.0f} jobs/s)")
 
 
+SEED = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..",
+                    "inputs", "seeds", "000_matmul_bias_relu.mlir")
+
+
+def write_run_spec(path, name, measurement=""):
+    """Two run jobs of seed 000 (iree-O0 and no-fusion)."""
+    with open(path, "w") as f:
+        f.write(f'name: "{name}"\nmodels: "{SEED}"\nkind: RUN\n'
+                'axes { knob: "preset" values: "iree-O0" '
+                'values: "no-fusion" }\n'
+                f"measurement {{ repetitions: 2 timeout_seconds: 60 "
+                f"{measurement} }}\n")
+
+
+def registered_id(proc):
+    """The id in "dispatchlab worker ID: registered ..."."""
+    def find():
+        for line in log_lines(proc):
+            if ": registered" in line:
+                return int(line.split()[2].rstrip(":"))
+        return None
+    return wait_for(find, proc.log_path + " to register")
+
+
+def cpu_class(c):
+    """Run jobs go only to workers of their CPU class: a worker standing for
+    another class (--cpu-class-override) gets none of the coordinator's, and
+    all of a spec that names its class; results record the class and host."""
+    other_class = "test-other-class"
+    c.coordinator()
+    other = c.worker("other", ["--cpu-class-override", other_class])
+    other_id = registered_id(other)
+    spec = os.path.join(c.dir, "native.txtpb")
+    write_run_spec(spec, "native")
+    client = c.sweep(spec)
+    wait_for(lambda: c.count("SELECT COUNT(*) FROM jobs") == 2,
+             "the sweep's submission")
+    # Only the other-class worker is there: the jobs wait for their class.
+    time.sleep(3)
+    leased = c.query("SELECT COUNT(*) FROM jobs WHERE state != 'pending'")
+    if leased != [(0,)]:
+        fail(f"{leased[0][0]} run jobs leased to a worker of another class")
+    if "run jobs go to workers of CPU class " not in open(
+            client.log_path).read():
+        fail("the client does not say which CPU class the run jobs wait for")
+    native = c.worker("native")
+    native_id = registered_id(native)
+    finish(client, "sweep client (native class)")
+    native_class, = c.query(
+        f"SELECT cpu FROM workers WHERE id = {native_id}")[0]
+    rows = c.query("SELECT j.state, j.worker_id, j.cpu_class, r.cpu_class, "
+                   "r.hostname FROM jobs j JOIN results r ON r.id = "
+                   "j.result_id ORDER BY j.id")
+    expected = [("done", native_id, native_class, native_class,
+                 socket.gethostname())] * 2
+    if rows != expected:
+        fail(f"native sweep rows {rows}, expected {expected}")
+
+    spec = os.path.join(c.dir, "other.txtpb")
+    write_run_spec(spec, "other", f'cpu_class: "{other_class}"')
+    finish(c.sweep(spec), "sweep client (other class)")
+    rows = c.query("SELECT j.state, j.worker_id, r.cpu_class FROM jobs j "
+                   "JOIN results r ON r.id = j.result_id WHERE j.cpu_class = "
+                   f"'{other_class}' ORDER BY j.id")
+    if rows != [("done", other_id, other_class)] * 2:
+        fail(f"other-class sweep rows {rows}")
+    # Same model and variants, other class: other keys, nothing reused.
+    results = c.query("SELECT COUNT(*) FROM results")[0][0]
+    if results != 4:
+        fail(f"{results} results for 2 variants on 2 CPU classes")
+    print(f"run jobs of class {native_class} waited 3 s with only a "
+          f"{other_class} worker and went to the {native_class} worker; "
+          f"the {other_class} spec's went to the other; 4 results")
+
+
+def interrupt_resume(c):
+    """Ctrl-C in an embedded sweep: exit 130 with a resume hint, the database
+    consistent (every job there, none left leased), and the same command
+    then runs only the jobs that had not finished."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "interrupt", "TEST_SLEEP", 12,
+               "test_sleep_ms: 400 timeout_seconds: 30")
+    argv = ["sweep", spec, "--workers", "2", "--db", c.db]
+    first = c.spawn("first", argv)
+    wait_for(lambda: c.count(
+        "SELECT COUNT(*) FROM jobs WHERE state = 'done'") >= 4,
+        "four jobs to finish")
+    first.send_signal(signal.SIGINT)
+    try:
+        rc = first.wait(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        fail("the sweep did not stop on SIGINT")
+    log = open(first.log_path).read()
+    if rc != 130 or "interrupted; run the same command again to resume" \
+            not in log:
+        fail(f"exit code {rc} after SIGINT; log:\n{log}")
+    if c.query("PRAGMA integrity_check") != [("ok",)]:
+        fail("integrity_check failed")
+    states = dict(c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state"))
+    done = c.query("SELECT id, result_id, finished_at FROM jobs WHERE state "
+                   "= 'done' ORDER BY id")
+    if sum(states.values()) != 12 or set(states) - {"done", "pending"} \
+            or len(done) == 12:
+        fail(f"job states after SIGINT: {states}")
+    if c.query("SELECT COUNT(*) FROM results")[0][0] != len(done):
+        fail("results and done jobs disagree")
+
+    second = c.spawn("second", argv)
+    finish(second, "the resumed sweep")
+    log = open(second.log_path).read()
+    if f"(resuming the sweep submitted before: {len(done)} finished)" \
+            not in log:
+        fail("resumption not reported; log:\n" + log)
+    if c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state") != \
+            [("done", 12)] or c.query("SELECT COUNT(*) FROM sweeps") != [(1,)]:
+        fail("resumed sweep did not finish every job of the one sweep")
+    again = c.query("SELECT id, result_id, finished_at FROM jobs WHERE id IN "
+                    f"({','.join(str(r[0]) for r in done)}) ORDER BY id")
+    if again != done:
+        fail("jobs finished before the interruption ran again")
+    # Jobs cut short were handed back without counting an attempt.
+    if c.query("SELECT COUNT(*) FROM jobs WHERE attempts != 1") != [(0,)]:
+        fail("some job was leased more than once")
+    print(f"SIGINT with {len(done)}/12 done: exit 130, no job leased, "
+          f"integrity ok; rerun ran the other {12 - len(done)}")
+
+
+def make_certificates(directory):
+    """A throw-away CA and a server certificate for 127.0.0.1 signed by it,
+    plus an unrelated CA."""
+    def openssl(*argv):
+        subprocess.run(["openssl"] + list(argv), cwd=directory, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
+          "-nodes"]
+    for ca in ("ca", "other-ca"):
+        openssl("req", "-x509", *ec, "-keyout", ca + ".key", "-out",
+                ca + ".pem", "-days", "1", "-subj", "/CN=dispatchlab " + ca)
+    openssl("req", *ec, "-keyout", "server.key", "-out", "server.csr",
+            "-subj", "/CN=127.0.0.1")
+    with open(os.path.join(directory, "san.cnf"), "w") as f:
+        f.write("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
+    openssl("x509", "-req", "-in", "server.csr", "-CA", "ca.pem", "-CAkey",
+            "ca.key", "-CAcreateserial", "-out", "server.pem", "-days", "1",
+            "-extfile", "san.cnf")
+
+
+def tls(c):
+    """A TLS coordinator on loopback: a worker and a client trusting its CA
+    complete a sweep; plaintext clients and clients trusting another CA are
+    refused with one error line."""
+    make_certificates(c.dir)
+    path = lambda name: os.path.join(c.dir, name)
+    token = path("token")
+    with open(token, "w") as f:
+        f.write("tls-token\n")
+    spec = path("spec.txtpb")
+    write_spec(spec, "tls", "TEST_SLEEP", 4,
+               "test_sleep_ms: 50 timeout_seconds: 30")
+    c.coordinator(["--tls-cert", path("server.pem"), "--tls-key",
+                   path("server.key"), "--token-file", token])
+    if "TLS" not in open(c.procs[0].log_path).read():
+        fail("the coordinator does not say it uses TLS")
+    c.worker("worker", ["--tls-ca", path("ca.pem"), "--token-file", token])
+    client = c.sweep(spec, ["--tls-ca", path("ca.pem"), "--token-file",
+                            token])
+    finish(client, "TLS sweep client")
+    if c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state") != \
+            [("done", 4)]:
+        fail("the TLS sweep did not finish its 4 jobs")
+    for name, extra in (("plaintext", []),
+                        ("other-ca", ["--tls-ca", path("other-ca.pem")])):
+        proc = c.spawn(name, ["sweep", spec, "--coordinator", c.address,
+                              "--token-file", token] + extra)
+        try:
+            rc = proc.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            fail(f"{name} client hangs instead of failing")
+        lines = log_lines(proc)
+        if rc != 1 or len(lines) != 1 or not lines[0].startswith(
+                "dispatchlab sweep: error: cannot submit the sweep to "):
+            fail(f"{name} client: exit code {rc}, output {lines}")
+        print(lines[0])
+    print("TLS sweep with the CA: 4/4 jobs done")
+
+
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
-             (kill_worker, restart_coordinator, wrong_token, load)}
+             (kill_worker, restart_coordinator, wrong_token, load, cpu_class,
+              interrupt_resume, tls)}
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

@@ -20,17 +20,22 @@ protected:
     return policy;
   }
 
-  /// A sweep of `count` jobs on one model, submitted at time 0.
+  /// A sweep of `count` jobs on one model, submitted at time 0; job i is
+  /// bound to `cpuClasses[i]` if given.
   SubmitResult submit(int count, bool force = false,
-                      const std::string &name = "s") {
+                      const std::string &name = "s",
+                      std::vector<std::string> cpuClasses = {}) {
     std::vector<ExpandedJob> jobs;
+    cpuClasses.resize(count);
     for (int i = 0; i < count; ++i)
       jobs.push_back({"m.mlir",
                       sha256Hex("model"),
-                      {"v" + std::to_string(i), sweep::COMPILE, "iree-O0",
-                       "k=" + std::to_string(i) + "\n"},
+                      {"v" + std::to_string(i),
+                       cpuClasses[i].empty() ? sweep::COMPILE : sweep::RUN,
+                       "iree-O0", "k=" + std::to_string(i) + "\n"},
                       {},
-                      "key" + std::to_string(i)});
+                      "key" + std::to_string(i),
+                      cpuClasses[i]});
     return queue.submit(name, "spec", {{"m.mlir", ".mlir", "model"}}, jobs,
                         force, 0);
   }
@@ -161,4 +166,45 @@ TEST_F(JobQueueTest, ReleaseAllLeasesDoesNotCountAnAttempt) {
   auto again = queue.lease(worker, 0);
   ASSERT_TRUE(again);
   EXPECT_EQ(again->leaseId, 1);
+}
+
+TEST_F(JobQueueTest, ClassBoundJobsGoOnlyToWorkersOfThatClass) {
+  int64_t skylake = queue.addWorker({"box-a", "skylake"}, 0);
+  int64_t znver4 = queue.addWorker({"box-b", "znver4"}, 0);
+  submit(3, false, "s", {"znver4", "", "znver4"});
+  // The skylake worker skips both znver4 jobs and takes the unbound one.
+  auto first = queue.lease(skylake, 0);
+  ASSERT_TRUE(first);
+  EXPECT_EQ(first->jobId, 2);
+  EXPECT_FALSE(queue.lease(skylake, 0));
+  auto second = queue.lease(znver4, 0);
+  auto third = queue.lease(znver4, 0);
+  ASSERT_TRUE(second && third);
+  EXPECT_EQ(second->jobId, 1);
+  EXPECT_EQ(third->jobId, 3);
+  // A worker of no known class gets nothing bound to one.
+  queue.report(second->jobId, 1, znver4, success(), 1);
+  EXPECT_FALSE(queue.lease(worker, 0));
+
+  // The result records the class and host of the worker that produced it.
+  Statement &query = store.prepare(
+      "SELECT r.cpu_class, r.hostname FROM results r JOIN jobs j ON "
+      "j.result_id = r.id WHERE j.id = ?1");
+  query.bind(1, second->jobId);
+  ASSERT_TRUE(query.step());
+  EXPECT_EQ(query.getText(0), "znver4");
+  EXPECT_EQ(query.getText(1), "box-b");
+  query.reset();
+}
+
+TEST_F(JobQueueTest, ExpiredClassBoundJobWaitsForItsClass) {
+  int64_t skylake = queue.addWorker({"box-a", "skylake"}, 0);
+  int64_t znver4 = queue.addWorker({"box-b", "znver4"}, 0);
+  submit(1, false, "s", {"znver4"});
+  ASSERT_TRUE(queue.lease(znver4, 0));
+  // Lease expired: still never handed to another class.
+  EXPECT_FALSE(queue.lease(skylake, 22));
+  auto again = queue.lease(znver4, 24);
+  ASSERT_TRUE(again);
+  EXPECT_EQ(again->leaseId, 2);
 }

@@ -1,10 +1,14 @@
 //===- JobRunnerTest.cpp - child processes with limits --------------------===//
 
 #include "workers/JobRunner.h"
+#include "workers/Worker.h"
+
+#include "llvm/Support/FileSystem.h"
 
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <thread>
 
 using namespace dispatchlab;
 
@@ -61,4 +65,80 @@ TEST(JobRunnerTest, MissingExecutableFailsCleanly) {
   ChildResult result = run({"/nonexistent/binary"});
   EXPECT_EQ(result.status, ChildResult::Status::Exited);
   EXPECT_EQ(result.exitCode, 127);
+}
+
+TEST(JobRunnerTest, PinsTheChildToTheGivenCpus) {
+  std::vector<int> allowed = allowedCpus();
+  ASSERT_FALSE(allowed.empty());
+  ChildLimits limits;
+  limits.cpus = {allowed.back()};
+  ChildResult result =
+      runChild({"/bin/grep", "Cpus_allowed_list", "/proc/self/status"}, limits,
+               [] { return true; });
+  EXPECT_EQ(result.exitCode, 0);
+  EXPECT_EQ(result.stdoutText,
+            "Cpus_allowed_list:\t" + std::to_string(allowed.back()) + "\n");
+}
+
+TEST(CorePoolTest, ReservesDistinctCoresAndWaitsInOrder) {
+  CorePool pool({4, 7, 9});
+  auto always = [] { return true; };
+  std::optional<std::vector<int>> two = pool.acquire(2, always);
+  ASSERT_TRUE(two);
+  EXPECT_EQ(*two, (std::vector<int>{4, 7}));
+  std::optional<std::vector<int>> one = pool.acquire(1, always);
+  ASSERT_TRUE(one);
+  EXPECT_EQ(*one, std::vector<int>{9});
+
+  // A wide request waits for enough cores; a narrow one behind it waits
+  // its turn even when a single core is free.
+  std::optional<std::vector<int>> wide, narrow;
+  std::thread wideThread([&] { wide = pool.acquire(3, always); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  std::thread narrowThread([&] { narrow = pool.acquire(1, always); });
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  pool.release(*one);
+  std::this_thread::sleep_for(std::chrono::milliseconds(150));
+  EXPECT_FALSE(narrow);
+  pool.release(*two);
+  wideThread.join();
+  ASSERT_TRUE(wide);
+  EXPECT_EQ(wide->size(), 3u);
+  pool.release(*wide);
+  narrowThread.join();
+  ASSERT_TRUE(narrow);
+}
+
+TEST(CorePoolTest, GivesUpWhenToldToStop) {
+  CorePool pool({0});
+  std::optional<std::vector<int>> held = pool.acquire(1, [] { return true; });
+  ASSERT_TRUE(held);
+  int polls = 0;
+  EXPECT_FALSE(pool.acquire(1, [&] { return ++polls < 3; }));
+  // The abandoned request does not block the next one.
+  pool.release(*held);
+  EXPECT_TRUE(pool.acquire(1, [] { return false; }));
+}
+
+TEST(CorePoolTest, PoolsSharingALockDirectoryNeverShareACore) {
+  // Two workers' pools on one host: flock locks conflict between open files
+  // even within one process, so two pools here stand for two processes.
+  llvm::SmallString<128> dir;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("corelocks", dir));
+  std::string lockDir(dir);
+  CorePool first({0, 1}, lockDir), second({0, 1}, lockDir);
+  std::optional<std::vector<int>> a = first.acquire(1, [] { return true; });
+  std::optional<std::vector<int>> b = second.acquire(1, [] { return true; });
+  ASSERT_TRUE(a && b);
+  EXPECT_EQ(*a, std::vector<int>{0});
+  EXPECT_EQ(*b, std::vector<int>{1});
+  int polls = 0;
+  EXPECT_FALSE(second.acquire(1, [&] { return ++polls < 3; }));
+  first.release(*a);
+  std::optional<std::vector<int>> c = second.acquire(1, [] { return true; });
+  ASSERT_TRUE(c);
+  EXPECT_EQ(*c, std::vector<int>{0});
+  second.release(*b);
+  second.release(*c);
+  llvm::sys::fs::remove_directories(dir);
 }

@@ -122,13 +122,18 @@ TEST_F(ReportTest, ZeroBaselineHasNoRatio) {
             "1.00x (+0)");
 }
 
-TEST_F(ReportTest, UnknownBaselineAndLatencyAreErrors) {
+TEST_F(ReportTest, UnknownBaselineIsAnError) {
   PivotRequest request;
   request.baseline = "o3";
   EXPECT_THROW(pivot(request), std::invalid_argument);
-  request = {};
+}
+
+TEST_F(ReportTest, LatencyOfCompileJobsIsNamed) {
+  PivotRequest request;
   request.metric = Metric::Latency;
-  EXPECT_THROW(pivot(request), std::invalid_argument);
+  Pivot p = pivot(request);
+  EXPECT_EQ(p.cells[0][0].kind, PivotCell::Kind::Failed);
+  EXPECT_EQ(p.cells[0][0].note, "no latency (not a run job)");
 }
 
 TEST_F(ReportTest, FailureClasses) {

@@ -82,7 +82,43 @@ TEST_F(SweepSpecTest, ContentKeyDependsOnEverythingThatMatters) {
   longer.set_timeout_seconds(1);
   EXPECT_NE(key, contentKey("m", variant, longer, context));
   EXPECT_NE(key, contentKey("m", variant, measurement, {"d", "22", "znver4"}));
-  EXPECT_NE(key, contentKey("m", variant, measurement, {"c", "22", "skx"}));
+  // Dispatch counts do not depend on the CPU: compile results are shared.
+  EXPECT_EQ(key, contentKey("m", variant, measurement, {"c", "22", "skx"}));
+  EXPECT_EQ(jobCpuClass(variant.kind, measurement, context), "");
+}
+
+TEST_F(SweepSpecTest, RunJobsAreKeyedAndBoundByCpuClass) {
+  ResolvedVariant run{"v", sweep::RUN, "iree-O0", "a=1\n"};
+  sweep::Measurement measurement = withDefaults({});
+  KeyContext context{"c", "22", "znver4"};
+  std::string key = contentKey("m", run, measurement, context);
+  EXPECT_NE(key, contentKey("m", run, measurement, {"c", "22", "skx"}));
+  EXPECT_EQ(jobCpuClass(sweep::RUN, measurement, context), "znver4");
+  // The spec's class wins over the coordinator's, in the binding and key.
+  sweep::Measurement elsewhere = measurement;
+  elsewhere.set_cpu_class("skx");
+  EXPECT_EQ(jobCpuClass(sweep::RUN, elsewhere, context), "skx");
+  EXPECT_EQ(contentKey("m", run, elsewhere, context),
+            contentKey("m", run, measurement, {"c", "22", "skx"}));
+
+  std::string errors;
+  std::optional<LoadedSpec> loaded = parse(R"(
+    name: "s"
+    models: "m.mlir"
+    variants { name: "compile" }
+    variants { name: "run" kind: RUN }
+  )",
+                                           errors);
+  ASSERT_TRUE(loaded) << errors;
+  std::vector<ExpandedJob> jobs;
+  std::string error;
+  ASSERT_TRUE(expandSweep(loaded->spec,
+                          {{"m.mlir", ".mlir", loaded->models[0].content}},
+                          context, jobs, error))
+      << error;
+  ASSERT_EQ(jobs.size(), 2u);
+  EXPECT_EQ(jobs[0].cpuClass, "");
+  EXPECT_EQ(jobs[1].cpuClass, "znver4");
 }
 
 TEST_F(SweepSpecTest, SemanticErrorsNameLineAndField) {

@@ -1,0 +1,24 @@
+//===- CodeSize.h - size of the JIT-compiled machine code -------*- C++ -*-===//
+
+#ifndef DISPATCHLAB_CORE_CODEGEN_CODESIZE_H
+#define DISPATCHLAB_CORE_CODEGEN_CODESIZE_H
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace dispatchlab {
+
+/// Bytes of machine code (the text sections of the object the JIT linked:
+/// host function, dispatches and their C wrappers). `engine` must have been
+/// created with ExecutionEngineOptions::enableObjectDump, which keeps that
+/// object; it is read back through a temporary file, the only way the
+/// engine exposes it.
+std::optional<int64_t> measureCodeSize(mlir::ExecutionEngine &engine,
+                                       std::string &error);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_CODEGEN_CODESIZE_H

@@ -1,0 +1,232 @@
+//===- LatencyReportTest.cpp - latency pivots against a baseline ----------===//
+
+#include "results/Formatters.h"
+#include "results/ReportQueries.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace dispatchlab;
+
+namespace {
+std::vector<double> scaled(const std::vector<double> &values, double factor) {
+  std::vector<double> result;
+  for (double value : values)
+    result.push_back(value * factor);
+  return result;
+}
+
+/// Run results as workers store them: compile stats with the measurement
+/// under "run". Model a: 9 samples per variant, "fast" exactly twice as fast,
+/// "same" the baseline's samples again; b: "fast" recorded without raw
+/// samples; c: 5 samples, "same" failed.
+class LatencyReportTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    std::vector<double> nine = {10, 11, 12, 13, 14, 10.5, 11.5, 12.5, 13.5};
+    std::vector<double> five = {2.0, 2.2, 2.1, 2.4, 2.3};
+    store.transaction([&] {
+      for (const char *model : {"a.mlir", "b.mlir", "c.mlir"})
+        store.putModel(model, model, ".mlir", model);
+      store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, "
+                 "submitted_at) VALUES ('runs', 'x', '', 0)");
+      addRun("a.mlir", "base", nine, true);
+      addRun("a.mlir", "fast", scaled(nine, 0.5), true);
+      addRun("a.mlir", "same", nine, true);
+      addRun("b.mlir", "base", nine, true);
+      addRun("b.mlir", "fast", scaled(nine, 0.5), false);
+      addRun("b.mlir", "same", nine, true);
+      addRun("c.mlir", "base", five, true);
+      addRun("c.mlir", "fast", scaled(five, 0.8), true);
+      insertJob("c.mlir", "same", "failed", "csame")
+          .bindNull(7)
+          .bind(8, llvm::StringRef("timed out after 60 s"))
+          .run();
+    });
+  }
+
+  void addRun(const char *model, const char *variant,
+              const std::vector<double> &samples, bool keepSamples) {
+    std::vector<std::string> texts;
+    for (double sample : samples)
+      texts.push_back(llvm::formatv("{0}", sample).str());
+    std::string latency =
+        llvm::formatv("\"median_ms\": {0}", *median(samples)).str();
+    if (keepSamples)
+      latency += ", \"samples_ms\": [" + llvm::join(texts, ", ") + "]";
+    std::string key = std::string(model) + variant;
+    int64_t result = store.putResult(
+        key, "{\"dispatches\": 3, \"run\": {\"latency\": {" + latency + "}}}",
+        "{}", store.addWorker({}, 0), 0.5, 0);
+    insertJob(model, variant, "done", key).bind(7, result).bindNull(8).run();
+  }
+
+  Statement &insertJob(const char *model, const char *variant,
+                       const char *state, const std::string &key) {
+    return store
+        .prepare("INSERT INTO jobs(sweep_id, content_key, model_hash, "
+                 "model_name, variant, kind, preset, options, measurement, "
+                 "state, result_id, error) VALUES (1, ?1, ?2, ?3, ?4, 2, "
+                 "'iree-O0', '', '', ?5, ?7, ?8)")
+        .bind(1, key)
+        .bind(2, llvm::StringRef(model))
+        .bind(3, llvm::StringRef(model))
+        .bind(4, llvm::StringRef(variant))
+        .bind(5, llvm::StringRef(state));
+  }
+
+  Pivot pivot(std::optional<std::string> baseline) {
+    PivotRequest request;
+    request.metric = Metric::Latency;
+    request.baseline = baseline;
+    std::optional<SweepRef> sweep = findSweep(store, "");
+    return buildPivot(*sweep, loadSweepJobs(store, sweep->id), request);
+  }
+
+  ResultStore store{":memory:"};
+};
+} // namespace
+
+TEST_F(LatencyReportTest, MediansWithoutBaseline) {
+  Pivot p = pivot(std::nullopt);
+  EXPECT_EQ(p.cells[0][0].value, 12);
+  EXPECT_EQ(p.cells[0][0].samples.size(), 9u);
+  EXPECT_EQ(formatPivotCell(p.cells[0][0], Metric::Latency, false), "12.0 ms");
+  EXPECT_EQ(formatPivotCell(p.cells[2][0], Metric::Latency, false), "2.20 ms");
+  EXPECT_TRUE(p.notes.empty());
+}
+
+TEST_F(LatencyReportTest, SignificantRatioWithInterval) {
+  Pivot p = pivot("base");
+  const PivotCell &fast = p.cells[0][1];
+  EXPECT_DOUBLE_EQ(*fast.ratio, 0.5);
+  ASSERT_TRUE(fast.comparison && fast.comparison->test);
+  EXPECT_TRUE(fast.comparison->significant());
+  // Every fast sample beats every baseline sample: 2 / C(18, 9).
+  EXPECT_NEAR(fast.comparison->test->pValue, 2.0 / 48620, 1e-15);
+  ASSERT_TRUE(fast.comparison->interval);
+  EXPECT_LT(fast.comparison->interval->low, 0.5);
+  EXPECT_GT(fast.comparison->interval->high, 0.5);
+  EXPECT_LT(fast.comparison->interval->high, 1.0);
+  std::string text = formatPivotCell(fast, Metric::Latency, true);
+  EXPECT_TRUE(llvm::StringRef(text).starts_with("0.50x ["));
+  EXPECT_TRUE(llvm::StringRef(text).ends_with("] p<0.001"));
+}
+
+TEST_F(LatencyReportTest, IdenticalSamplesAreNotSignificant) {
+  Pivot p = pivot("base");
+  const PivotCell &same = p.cells[0][2];
+  EXPECT_DOUBLE_EQ(*same.ratio, 1.0);
+  EXPECT_FALSE(same.comparison->significant());
+  EXPECT_EQ(formatPivotCell(same, Metric::Latency, true),
+            "not significant (p=1.000)");
+}
+
+TEST_F(LatencyReportTest, NoSamplesMeansNoTest) {
+  Pivot p = pivot("base");
+  const PivotCell &unsampled = p.cells[1][1];
+  EXPECT_DOUBLE_EQ(*unsampled.ratio, 0.5);
+  EXPECT_FALSE(unsampled.comparison);
+  EXPECT_EQ(formatPivotCell(unsampled, Metric::Latency, true),
+            "0.50x (no samples)");
+  ASSERT_EQ(p.notes.size(), 3u);
+  EXPECT_NE(p.notes[1].find("as few as 5 samples"), std::string::npos);
+  EXPECT_NE(p.notes[2].find("no samples"), std::string::npos);
+}
+
+TEST_F(LatencyReportTest, FewSamplesAndFailures) {
+  Pivot p = pivot("base");
+  // 5 vs 5 without overlap: p = 2/252, just significant.
+  const PivotCell &fast = p.cells[2][1];
+  EXPECT_NEAR(fast.comparison->test->pValue, 2.0 / 252, 1e-12);
+  EXPECT_EQ(formatPivotCell(p.cells[2][2], Metric::Latency, true), "timeout");
+  // geomean of 0.5, 0.5, 0.8; "same" over the two models that ran.
+  EXPECT_NEAR(*p.summaries[1].geomean, std::cbrt(0.5 * 0.5 * 0.8), 1e-12);
+  EXPECT_EQ(p.summaries[2].used, 2);
+}
+
+TEST_F(LatencyReportTest, FormatsCarryTheTest) {
+  Pivot p = pivot("base");
+  std::string json, html, text;
+  llvm::raw_string_ostream jsonOs(json), htmlOs(html), textOs(text);
+  printPivot(p, OutputFormat::Json, jsonOs);
+  EXPECT_NE(json.find("\"significant\": true"), std::string::npos);
+  EXPECT_NE(json.find("\"ci95\": ["), std::string::npos);
+  EXPECT_NE(json.find("\"notes\": ["), std::string::npos);
+  printPivot(p, OutputFormat::Table, textOs);
+  EXPECT_NE(text.find("not significant (p=1.000)"), std::string::npos);
+  EXPECT_NE(text.find("Mann-Whitney U test, alpha 0.05"), std::string::npos);
+
+  PivotRequest counts;
+  Pivot dispatches =
+      buildPivot(p.sweep, loadSweepJobs(store, p.sweep.id), counts);
+  printPivot(p, OutputFormat::Html, htmlOs, &dispatches);
+  EXPECT_NE(html.find("<svg class=\"chart speedup\""), std::string::npos);
+  EXPECT_NE(html.find("class=\"error-bar\""), std::string::npos);
+  EXPECT_NE(html.find("<svg class=\"chart bars\""), std::string::npos);
+  // Identical samples: the hover text keeps the numbers the cell leaves out.
+  EXPECT_NE(html.find("title=\"ratio of medians 1.0000x; 95% interval "),
+            std::string::npos);
+  EXPECT_NE(html.find("p=1.00E+00 (normal approximation); 9 vs 9 samples\">"
+                      "not significant (p=1.000)</td>"),
+            std::string::npos);
+  EXPECT_EQ(html.find("http"), std::string::npos);
+}
+
+TEST(LatencyNotes, MultimodalSamplesAreFlagged) {
+  // Both sides mix a ~10 ms and a ~30 ms mode; the baseline's median falls in
+  // the low one, the variant's in the high one. The ratio of medians (~3x)
+  // says nothing about the distributions, which are nearly the same: the
+  // interval stays near 1 and the report warns.
+  auto run = [](const char *variant, int low, int high, int64_t id) {
+    std::vector<std::string> samples;
+    for (int i = 0; i < low; ++i)
+      samples.push_back(llvm::formatv("{0}", 10 + 0.01 * i).str());
+    for (int i = 0; i < high; ++i)
+      samples.push_back(llvm::formatv("{0}", 30 + 0.01 * i).str());
+    JobRecord job{"m.mlir", variant, "done", "",
+                  "{\"run\": {\"latency\": {\"median_ms\": " +
+                      (low > high ? samples[low - 1] : samples[low]) +
+                      ", \"samples_ms\": [" + llvm::join(samples, ", ") +
+                      "]}}}"};
+    job.resultId = id;
+    return job;
+  };
+  PivotRequest request;
+  request.metric = Metric::Latency;
+  request.baseline = "base";
+  Pivot p =
+      buildPivot(SweepRef{1, "s"},
+                 {run("base", 11, 10, 1), run("variant", 10, 11, 2)}, request);
+  const PivotCell &cell = p.cells[0][1];
+  ASSERT_TRUE(cell.comparison && cell.comparison->interval);
+  EXPECT_DOUBLE_EQ(*cell.ratio, 30.0 / 10.1);
+  EXPECT_LT(cell.comparison->interval->high, 1.5);
+  EXPECT_FALSE(cell.comparison->significant());
+  ASSERT_EQ(p.notes.size(), 2u);
+  EXPECT_EQ(p.notes[1],
+            "warning: ratio of medians outside its interval, so the samples "
+            "differ by more than a scale factor (noise? measure again on a "
+            "quiet machine): m.mlir / variant");
+}
+
+TEST(LatencyFormat, NarrowIntervalsGetMoreDigits) {
+  // 100 samples within 0.1% of each other, the variant 0.3% slower: at two
+  // or three digits the interval would print as [1.00, 1.00].
+  std::vector<double> base, variant;
+  for (int i = 0; i < 100; ++i) {
+    base.push_back(1 + 1e-5 * ((i * 37) % 100));
+    variant.push_back(1.003 * base.back());
+  }
+  LatencyComparison comparison = compareLatency(base, variant);
+  ASSERT_TRUE(comparison.significant() && comparison.interval);
+  // The interval is 1.003 times the 2.5% and 97.5% points of the pairwise
+  // ratios, about 1 -+ 1e-4: four digits tell its ends apart.
+  EXPECT_EQ(formatLatencyRatio(1.003, &comparison),
+            "1.0030x [1.0029, 1.0031] p<0.001");
+  EXPECT_EQ(formatLatencyRatio(0.5, nullptr), "0.50x (no samples)");
+}
