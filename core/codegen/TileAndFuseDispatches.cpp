@@ -289,15 +289,7 @@ struct TileAndFuseDispatchesPass
     if (source != inner)
       sizes[source] =
           rewriter.getIndexAttr(getFullTileSize(ranges[source], 16));
-    scf::SCFTilingOptions options;
-    options.setTileSizes(sizes);
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
-    if (failed(result))
-      return op.emitOpError("tiling the weight transpose failed");
-    rewriter.replaceOp(op, result->replacements);
-    return success();
+    return tileWithSizes(rewriter, op, sizes, "the weight transpose");
   }
 
   /// Producers left outside the tile loops (the weight transposes).
@@ -324,13 +316,20 @@ struct TileAndFuseDispatchesPass
     }
     if (!tiled)
       return success();
+    return tileWithSizes(rewriter, op, sizes, "reduction loops");
+  }
+
+  /// Tiles `op` by `sizes` (0: untiled) into scf.for loops and replaces it.
+  static LogicalResult tileWithSizes(RewriterBase &rewriter, Operation *op,
+                                     ArrayRef<OpFoldResult> sizes,
+                                     StringRef what) {
     scf::SCFTilingOptions options;
     options.setTileSizes(sizes);
     rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(op.getOperation()), options);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, cast<TilingInterface>(op), options);
     if (failed(result))
-      return op.emitOpError("tiling reduction loops failed");
+      return op->emitOpError("tiling ") << what << " failed";
     rewriter.replaceOp(op, result->replacements);
     return success();
   }
