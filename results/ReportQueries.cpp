@@ -121,9 +121,19 @@ std::string classifyFailure(llvm::StringRef error) {
   size_t at = error.find("error: ");
   if (at != llvm::StringRef::npos)
     return ("failed: " + error.substr(at + 7).trim()).str();
-  if (error.starts_with("run is not implemented"))
-    return "failed: run is not implemented yet";
   return ("failed: " + error).str();
+}
+
+/// The stats JSON object of a job's result; nullopt when it is not one.
+static std::optional<llvm::json::Object> parseStats(const JobRecord &job) {
+  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
+  if (!stats) {
+    llvm::consumeError(stats.takeError());
+    return std::nullopt;
+  }
+  if (llvm::json::Object *object = stats->getAsObject())
+    return std::move(*object);
+  return std::nullopt;
 }
 
 std::optional<double> metricValue(const JobRecord &job, Metric metric) {
@@ -136,29 +146,15 @@ std::optional<double> metricValue(const JobRecord &job, Metric metric) {
       return latency->medianMs;
     return std::nullopt;
   }
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
-  if (!stats) {
-    llvm::consumeError(stats.takeError());
-    return std::nullopt;
-  }
-  const llvm::json::Object *object = stats->getAsObject();
-  if (!object)
-    return std::nullopt;
-  if (std::optional<double> value = object->getNumber(metricName(metric)))
-    return value;
-  return std::nullopt;
+  std::optional<llvm::json::Object> stats = parseStats(job);
+  return stats ? stats->getNumber(metricName(metric)) : std::nullopt;
 }
 
 std::optional<LatencyRecord> latencyOf(const JobRecord &job) {
   if (!job.resultId)
     return std::nullopt;
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
-  if (!stats) {
-    llvm::consumeError(stats.takeError());
-    return std::nullopt;
-  }
-  const llvm::json::Object *object = stats->getAsObject();
-  const llvm::json::Object *run = object ? object->getObject("run") : nullptr;
+  std::optional<llvm::json::Object> stats = parseStats(job);
+  const llvm::json::Object *run = stats ? stats->getObject("run") : nullptr;
   const llvm::json::Object *latency = run ? run->getObject("latency") : nullptr;
   std::optional<double> medianMs =
       latency ? latency->getNumber("median_ms") : std::nullopt;
