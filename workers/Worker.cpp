@@ -2,6 +2,7 @@
 
 #include "workers/Worker.h"
 
+#include "core/HostPinning.h"
 #include "core/Provenance.h"
 #include "workers/JobRunner.h"
 
@@ -16,7 +17,6 @@
 #include <algorithm>
 #include <chrono>
 #include <fcntl.h>
-#include <sched.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <thread>
@@ -26,18 +26,6 @@
 namespace dispatchlab {
 
 using namespace std::chrono_literals;
-
-std::vector<int> allowedCpus() {
-  cpu_set_t set;
-  CPU_ZERO(&set);
-  std::vector<int> cpus;
-  if (sched_getaffinity(0, sizeof(set), &set) != 0)
-    return {0};
-  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu)
-    if (CPU_ISSET(cpu, &set))
-      cpus.push_back(cpu);
-  return cpus;
-}
 
 CorePool::CorePool(std::vector<int> cpus, std::string lockDir)
     : cpus(std::move(cpus)), busy(this->cpus.size(), false),
@@ -127,7 +115,7 @@ void CorePool::release(llvm::ArrayRef<int> cores) {
 
 Worker::Worker(WorkerConfig config)
     : config(std::move(config)), client(this->config.client),
-      cores(allowedCpus(), kCoreLockDir) {
+      cores(getAllowedCpus(), kCoreLockDir) {
   llvm::SmallString<128> dir;
   llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
   llvm::sys::path::append(dir,
@@ -166,7 +154,7 @@ bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
   host.set_hostname(hostname);
   host.set_cpu(config.cpuClassOverride.empty() ? provenance.hostCpu
                                                : config.cpuClassOverride);
-  host.set_cores(allowedCpus().size());
+  host.set_cores(getAllowedCpus().size());
   host.set_features(provenance.hostFeatures);
   host.set_llvm_version(provenance.llvmVersion);
   host.set_dispatchlab_commit(provenance.dispatchlabCommit);

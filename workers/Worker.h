@@ -72,9 +72,6 @@ private:
 /// Where workers lock the cores their run jobs are pinned to.
 inline constexpr const char *kCoreLockDir = "/tmp/dispatchlab-core-locks";
 
-/// The CPUs this process may run on (its affinity mask), in order.
-std::vector<int> allowedCpus();
-
 struct WorkerConfig {
   ClientConfig client;
   /// Jobs run at once, and the most cores one run job may be pinned to.

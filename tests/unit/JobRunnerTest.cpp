@@ -1,6 +1,7 @@
 //===- JobRunnerTest.cpp - child processes with limits --------------------===//
 
 #include "workers/JobRunner.h"
+#include "core/HostPinning.h"
 #include "workers/Worker.h"
 
 #include "llvm/Support/FileSystem.h"
@@ -68,7 +69,7 @@ TEST(JobRunnerTest, MissingExecutableFailsCleanly) {
 }
 
 TEST(JobRunnerTest, PinsTheChildToTheGivenCpus) {
-  std::vector<int> allowed = allowedCpus();
+  std::vector<int> allowed = getAllowedCpus();
   ASSERT_FALSE(allowed.empty());
   ChildLimits limits;
   limits.cpus = {allowed.back()};
