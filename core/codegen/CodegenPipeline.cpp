@@ -69,12 +69,14 @@ constexpr const char *kLoweringPipeline =
 /// thread; otherwise blocks of tiles handed to the MLIR async runtime's
 /// thread pool, the dispatch returning once all are done (IREE's task
 /// system runs a dispatch's workgroups the same way). One block per tile at
-/// most (min-task-size=1): a tile is already a sizeable unit of work.
+/// most (min-task-size=1): a tile is already a sizeable unit of work. The
+/// tiles get one linear index first (LinearizeTileLoops says why).
 /// Deallocation runs in between: it does not know async ops.
 std::string getForallPipeline(unsigned threads) {
   if (threads <= 1)
     return "func.func(scf-forall-to-for),buffer-deallocation-pipeline";
-  return "func.func(scf-forall-to-parallel),buffer-deallocation-pipeline,"
+  return "func.func(scf-forall-to-parallel,dispatchlab-linearize-tile-loops),"
+         "buffer-deallocation-pipeline,"
          "async-parallel-for{num-workers=" +
          std::to_string(threads) +
          " min-task-size=1},"
@@ -281,8 +283,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   MLIRContext *context = module.getContext();
   bool printOp = context->shouldPrintOpOnDiagnostic();
   context->printOpOnDiagnostic(false);
-  auto restore =
-      llvm::make_scope_exit([&] { context->printOpOnDiagnostic(printOp); });
+  llvm::scope_exit restore([&] { context->printOpOnDiagnostic(printOp); });
 
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
