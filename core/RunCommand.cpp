@@ -11,6 +11,7 @@
 #include "core/CompileCommand.h"
 #include "core/CompileStats.h"
 #include "core/DispatchCreationPipeline.h"
+#include "core/DispatchProfiler.h"
 #include "core/HostPinning.h"
 #include "core/ImportCommand.h"
 #include "core/LatencyBenchmark.h"
@@ -25,7 +26,9 @@
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatAdapters.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -108,6 +111,12 @@ cl::opt<std::string> codegenMode(
     cl::desc("tiled (tile, fuse and vectorize each dispatch) or loops "
              "(scalar loops per op; what the reference always uses)"),
     cl::init("tiled"), cl::cat(runCategory), cl::sub(getRunSubcommand()));
+cl::opt<bool> profileDispatches(
+    "profile-dispatches",
+    cl::desc("Also time each dispatch call: a second build of the model with "
+             "a clock read around every dispatch call, called --repetitions "
+             "times after a warm-up (latency stays uninstrumented)"),
+    cl::init(false), cl::cat(runCategory), cl::sub(getRunSubcommand()));
 cl::opt<std::string>
     emitKind("emit",
              cl::desc("json (one object) or table (default on a terminal)"),
@@ -247,6 +256,157 @@ struct Measurement {
   std::vector<int> pinnedCpus;
   int64_t peakRssBytes = 0;
 };
+
+/// One dispatch call site of the instrumented build.
+struct DispatchTiming {
+  size_t index = 0;
+  std::string dispatch;
+  std::string rootOp;
+  int64_t calls = 0;
+  /// Median over model calls of the time in this dispatch.
+  double medianMs = 0;
+  /// medianMs over the sum of every dispatch's medianMs.
+  double share = 0;
+};
+
+/// What --profile-dispatches measured.
+struct DispatchProfile {
+  /// In program order.
+  std::vector<DispatchTiming> dispatches;
+  int64_t repetitions = 0;
+  /// Median of the instrumented model calls, the summed dispatch medians,
+  /// and what the host function adds around them (their difference).
+  double modelMedianMs = 0;
+  double dispatchTotalMs = 0;
+  double hostOverheadMs = 0;
+  std::string pipeline;
+};
+
+/// Compiles the model again with a clock read around every dispatch call
+/// and times `repetitions` calls on `inputs` after a warm-up. Its outputs
+/// go into `outputs` so that the caller can check the instrumented code.
+FailureOr<DispatchProfile>
+measureDispatchProfile(const HeuristicOptions &options,
+                       const OnnxImportOptions &import, CodegenOptions codegen,
+                       std::vector<HostArray> &inputs,
+                       std::vector<HostArray> &outputs, std::string &message) {
+  codegen.profileDispatches = true;
+  codegen.dispatchBegin = &DispatchProfiler::begin;
+  codegen.dispatchEnd = &DispatchProfiler::end;
+  FailureOr<CompiledVariant> variant = compileVariant(options, import, codegen);
+  if (failed(variant)) {
+    message = "compiling the instrumented model failed";
+    return failure();
+  }
+  const CompiledModel &model = variant->model;
+  std::optional<PreparedCall> call =
+      PreparedCall::create(model, inputs, outputs, message);
+  if (!call)
+    return failure();
+
+  DispatchProfiler profiler(model.profiledDispatches.size());
+  profiler.activate();
+  auto warmupStart = std::chrono::steady_clock::now();
+  do
+    (*call)();
+  while (secondsSince(warmupStart) < warmupSeconds);
+  profiler.reset();
+  std::vector<double> modelSeconds;
+  for (unsigned i = 0; i < repetitions; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    (*call)();
+    modelSeconds.push_back(secondsSince(start));
+    profiler.finishModelCall();
+  }
+  if (profiler.getMismatches() != 0) {
+    message = llvm::formatv("{0} dispatch hook call(s) matched no dispatch",
+                            profiler.getMismatches());
+    return failure();
+  }
+
+  llvm::StringMap<std::string> rootOps;
+  for (const DispatchGroupStats &group : variant->stats.groups)
+    rootOps[group.name] = group.rootOp;
+  DispatchProfile profile;
+  profile.repetitions = repetitions;
+  profile.pipeline = model.pipeline;
+  for (auto [index, name] : llvm::enumerate(model.profiledDispatches)) {
+    DispatchTiming timing;
+    timing.index = index;
+    timing.dispatch = name;
+    timing.rootOp = rootOps.lookup(name);
+    timing.calls = profiler.getCalls(index);
+    timing.medianMs = summarizeLatencies(profiler.getSamples(index)).medianMs;
+    profile.dispatchTotalMs += timing.medianMs;
+    profile.dispatches.push_back(std::move(timing));
+  }
+  for (DispatchTiming &timing : profile.dispatches)
+    timing.share = profile.dispatchTotalMs > 0
+                       ? timing.medianMs / profile.dispatchTotalMs
+                       : 0;
+  profile.modelMedianMs = summarizeLatencies(modelSeconds).medianMs;
+  profile.hostOverheadMs = profile.modelMedianMs - profile.dispatchTotalMs;
+  return profile;
+}
+
+llvm::json::Value dispatchProfileJson(const DispatchProfile &profile) {
+  llvm::json::Array dispatches;
+  for (const DispatchTiming &timing : profile.dispatches)
+    dispatches.push_back(llvm::json::Object{{"index", int64_t(timing.index)},
+                                            {"dispatch", timing.dispatch},
+                                            {"root_op", timing.rootOp},
+                                            {"calls", timing.calls},
+                                            {"median_ms", timing.medianMs},
+                                            {"share", timing.share}});
+  return std::move(dispatches);
+}
+
+llvm::json::Object dispatchProfileSummaryJson(const DispatchProfile &profile) {
+  return llvm::json::Object{{"repetitions", profile.repetitions},
+                            {"model_median_ms", profile.modelMedianMs},
+                            {"dispatch_total_ms", profile.dispatchTotalMs},
+                            {"host_overhead_ms", profile.hostOverheadMs},
+                            {"codegen_pipeline", profile.pipeline}};
+}
+
+/// The dispatches by time, the slowest first.
+void printDispatchProfile(const DispatchProfile &profile,
+                          llvm::raw_ostream &os) {
+  os << llvm::formatv("Dispatch profile (instrumented build, {0} runs; us): "
+                      "model median {1:f2}  dispatches {2:f2}  host overhead "
+                      "{3:f2}\n",
+                      profile.repetitions, profile.modelMedianMs * 1e3,
+                      profile.dispatchTotalMs * 1e3,
+                      profile.hostOverheadMs * 1e3);
+  std::vector<const DispatchTiming *> sorted;
+  for (const DispatchTiming &timing : profile.dispatches)
+    sorted.push_back(&timing);
+  llvm::stable_sort(sorted,
+                    [](const DispatchTiming *a, const DispatchTiming *b) {
+                      return a->medianMs > b->medianMs;
+                    });
+  size_t nameWidth = 8, rootWidth = 7;
+  for (const DispatchTiming *timing : sorted) {
+    nameWidth = std::max(nameWidth, timing->dispatch.size());
+    rootWidth = std::max(rootWidth, timing->rootOp.size());
+  }
+  auto printRow = [&](llvm::StringRef name, llvm::StringRef root,
+                      llvm::StringRef calls, llvm::StringRef median,
+                      llvm::StringRef share) {
+    os << llvm::formatv(
+        "  {0}  {1}  {2}  {3}  {4}\n",
+        llvm::fmt_align(name, llvm::AlignStyle::Left, nameWidth),
+        llvm::fmt_align(root, llvm::AlignStyle::Left, rootWidth),
+        llvm::fmt_align(calls, llvm::AlignStyle::Right, 5),
+        llvm::fmt_align(median, llvm::AlignStyle::Right, 9),
+        llvm::fmt_align(share, llvm::AlignStyle::Right, 6));
+  };
+  printRow("dispatch", "root op", "calls", "median us", "share");
+  for (const DispatchTiming *timing : sorted)
+    printRow(timing->dispatch, timing->rootOp, std::to_string(timing->calls),
+             llvm::formatv("{0:f2}", timing->medianMs * 1e3).str(),
+             llvm::formatv("{0:f1}%", timing->share * 100).str());
+}
 
 void printTable(const CompiledVariant &variant,
                 const CompiledVariant *reference, const ModelInputs &inputs,
@@ -447,6 +607,24 @@ int runRunCommand() {
          compareArrays(outputs[it - model.outputs.begin()], array)});
   }
 
+  // After the timed calls, so that the latency above stays uninstrumented;
+  // the instrumented code is checked against the uninstrumented outputs.
+  std::optional<DispatchProfile> profile;
+  if (profileDispatches) {
+    std::vector<HostArray> profiledOutputs;
+    FailureOr<DispatchProfile> measured =
+        measureDispatchProfile(*options, *importOptions, codegen,
+                               inputs->arrays, profiledOutputs, message);
+    if (failed(measured)) {
+      error() << "profiling dispatches failed: " << message << "\n";
+      return 1;
+    }
+    profile = std::move(*measured);
+    for (auto [index, output] : llvm::enumerate(model.outputs))
+      checks.push_back({output.name, "uninstrumented",
+                        compareArrays(profiledOutputs[index], outputs[index])});
+  }
+
   if (!outputDir.empty()) {
     if (std::error_code ec = llvm::sys::fs::create_directories(outputDir)) {
       error() << outputDir << ": " << ec.message() << "\n";
@@ -465,6 +643,8 @@ int runRunCommand() {
   if (kind == "table") {
     printTable(*variant, selfReference ? nullptr : &*reference, *inputs,
                measurement, checks, llvm::outs());
+    if (profile)
+      printDispatchProfile(*profile, llvm::outs());
   } else {
     llvm::json::Array checkJson;
     for (const OutputCheck &check : checks)
@@ -515,6 +695,10 @@ int runRunCommand() {
         {"codegen_pipeline", model.pipeline},
         {"provenance", Provenance::current().toJson()},
     };
+    if (profile) {
+      json["dispatch_profile"] = dispatchProfileJson(*profile);
+      json["dispatch_profile_summary"] = dispatchProfileSummaryJson(*profile);
+    }
     llvm::outs() << llvm::formatv("{0:2}", llvm::json::Value(std::move(json)))
                  << "\n";
   }

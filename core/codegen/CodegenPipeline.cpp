@@ -196,8 +196,11 @@ std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
   return result;
 }
 
-FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module,
-                                                         bool asyncRuntime) {
+/// `symbols` (name, address) are what the code calls besides the runtime
+/// libraries: registered before initialize(), which links the module.
+FailureOr<std::unique_ptr<ExecutionEngine>>
+createEngine(ModuleOp module, bool asyncRuntime,
+             ArrayRef<std::pair<StringRef, void *>> symbols) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -253,6 +256,13 @@ FailureOr<std::unique_ptr<ExecutionEngine>> createEngine(ModuleOp module,
   auto engine = ExecutionEngine::create(module, options, std::move(*machine));
   if (!engine)
     return fail(engine.takeError());
+  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap map;
+    for (auto [name, address] : symbols)
+      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                             llvm::JITSymbolFlags::Exported};
+    return map;
+  });
   (*engine)->initialize();
   return std::move(*engine);
 }
@@ -307,6 +317,13 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   // distinct dispatch is compiled once.
   std::string loweringPipeline = "dispatchlab-deduplicate-dispatches," +
                                  forallPipeline + "," + kLoweringPipeline;
+  // Before deduplication: hook indices and names stay per call site.
+  if (options.profileDispatches) {
+    if (!options.dispatchBegin || !options.dispatchEnd)
+      return module.emitError("dispatch profiling needs both hooks");
+    loweringPipeline =
+        "dispatchlab-instrument-dispatch-calls," + loweringPipeline;
+  }
   compiled.pipeline =
       tensorPipeline + "," + kBufferizePipeline + "," + loweringPipeline;
   if (failed(runPipeline(module, tensorPipeline)) ||
@@ -324,11 +341,23 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   compiled.transientPeakBytes = computeTransientPeakBytes(bufferized);
   if (failed(runPipeline(module, loweringPipeline)))
     return failure();
+  if (auto callees = module->getAttrOfType<ArrayAttr>(kDispatchCallsAttr)) {
+    for (auto callee : callees.getAsRange<StringAttr>())
+      compiled.profiledDispatches.push_back(callee.str());
+    module->removeAttr(kDispatchCallsAttr);
+  }
   compiled.codegenSeconds = secondsSince(start);
 
   start = std::chrono::steady_clock::now();
+  SmallVector<std::pair<StringRef, void *>> symbols;
+  if (options.profileDispatches) {
+    symbols.emplace_back(kDispatchBeginFunction,
+                         reinterpret_cast<void *>(options.dispatchBegin));
+    symbols.emplace_back(kDispatchEndFunction,
+                         reinterpret_cast<void *>(options.dispatchEnd));
+  }
   FailureOr<std::unique_ptr<ExecutionEngine>> engine =
-      createEngine(module, options.threads > 1);
+      createEngine(module, options.threads > 1, symbols);
   if (failed(engine))
     return failure();
   compiled.engine = std::move(*engine);

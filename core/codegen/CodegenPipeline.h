@@ -63,6 +63,9 @@ struct CompiledModel {
   /// (translation, -O3, machine code).
   double codegenSeconds = 0;
   double jitSeconds = 0;
+  /// With CodegenOptions::profileDispatches: the dispatch each hook index
+  /// stands for (the callee before deduplication), in program order.
+  std::vector<std::string> profiledDispatches;
 };
 
 /// Dialects, interfaces and translations the pipeline needs, on top of
@@ -83,6 +86,12 @@ struct CodegenOptions {
   /// Threads the tiles of one dispatch are spread over; dispatches still run
   /// one after another, as in IREE's task system.
   unsigned threads = 1;
+  /// Wraps each dispatch call of the host function in calls to
+  /// `dispatchBegin` and `dispatchEnd` with the call site's index
+  /// (dispatchlab-instrument-dispatch-calls); both must be set then.
+  bool profileDispatches = false;
+  void (*dispatchBegin)(int64_t) = nullptr;
+  void (*dispatchEnd)(int64_t) = nullptr;
 };
 
 /// Compiles `module` (consumed: it is lowered in place). It must hold

@@ -19,6 +19,16 @@ namespace dispatchlab {
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "dispatchlab.dispatch";
 
+/// The external functions InstrumentDispatchCalls calls around each dispatch
+/// call, with the call site's index (i64), and the module attribute naming
+/// each index's callee (an array of strings).
+inline constexpr llvm::StringLiteral kDispatchBeginFunction =
+    "dispatchlab_dispatch_begin";
+inline constexpr llvm::StringLiteral kDispatchEndFunction =
+    "dispatchlab_dispatch_end";
+inline constexpr llvm::StringLiteral kDispatchCallsAttr =
+    "dispatchlab.dispatch_calls";
+
 #define GEN_PASS_DECL
 #include "core/codegen/Passes.h.inc"
 

@@ -53,6 +53,23 @@ def LinearizeTileLoopsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def InstrumentDispatchCallsPass
+    : Pass<"dispatchlab-instrument-dispatch-calls", "mlir::ModuleOp"> {
+  let summary = "Call a begin and an end hook around every dispatch call";
+  let description = [{
+    For `run --profile-dispatches`: every `func.call` to a dispatch function
+    (one OutlineDispatchRegions created) in a function that is no dispatch
+    is wrapped in calls to the external `@dispatchlab_dispatch_begin(i64)`
+    and `@dispatchlab_dispatch_end(i64)`, whose argument is the call site's
+    index in program order (counted over the module). The module gets a
+    `dispatchlab.dispatch_calls` array naming each index's callee. Run it
+    before dispatchlab-deduplicate-dispatches: the index and name stay per
+    call site after calls of identical dispatches share one function.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
 def TileAndFuseDispatchesPass
     : Pass<"dispatchlab-tile-and-fuse-dispatches", "mlir::func::FuncOp"> {
   let summary = "Tile each dispatch's last op and fuse its producers into "
