@@ -12,6 +12,7 @@
 #include "core/CompileStats.h"
 #include "core/DispatchCreationPipeline.h"
 #include "core/DispatchProfiler.h"
+#include "core/HostMemory.h"
 #include "core/HostPinning.h"
 #include "core/ImportCommand.h"
 #include "core/LatencyBenchmark.h"
@@ -254,6 +255,8 @@ int64_t getPeakRssBytes() {
 struct Measurement {
   LatencyMeasurement latency;
   std::vector<int> pinnedCpus;
+  /// How freed host memory is treated between calls (retainFreedMemory).
+  std::string allocator;
   int64_t peakRssBytes = 0;
 };
 
@@ -546,6 +549,7 @@ int runRunCommand() {
   }
 
   Measurement measurement;
+  measurement.allocator = retainFreedMemory().str();
   std::optional<std::vector<int>> pinned = pinForThreads(threads, message);
   if (!pinned) {
     error() << "pinning to " << threads << " CPU(s) failed: " << message
@@ -683,6 +687,7 @@ int runRunCommand() {
         {"latency", latencyJson(measurement.latency)},
         {"threads", threads.getValue()},
         {"pinned_cpus", llvm::json::Array(measurement.pinnedCpus)},
+        {"allocator", measurement.allocator},
         {"peak_rss_bytes", measurement.peakRssBytes},
         {"code_size_bytes", model.codeSizeBytes},
         {"transient_peak_bytes", model.transientPeakBytes},

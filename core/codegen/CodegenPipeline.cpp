@@ -49,6 +49,10 @@ constexpr const char *kBufferizePipeline =
     // Forwards loop-carried buffers, so a dispatch returns its alloc directly
     // and the out-parameter conversion can reuse the caller's buffer.
     "cse,canonicalize,"
+    // A dispatch that updated its argument in place (a slice inserted into
+    // a padded tensor) returns that buffer: the caller reads the argument
+    // instead of a full copy of it, as IREE's read-write bindings do.
+    "drop-equivalent-buffer-results,"
     "buffer-results-to-out-params{hoist-static-allocs=true "
     "modify-public-functions=true},canonicalize,cse";
 
