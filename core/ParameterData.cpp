@@ -335,6 +335,13 @@ std::optional<ParameterData> ParameterData::open(llvm::StringRef path,
   return ParameterData(std::move(model));
 }
 
+std::optional<std::string> ParameterData::findStrippedInitializer() const {
+  for (const onnx::TensorProto &tensor : model->proto.graph().initializer())
+    if (!onnx_import::hasInlineData(tensor))
+      return tensor.name();
+  return std::nullopt;
+}
+
 std::optional<HostArray>
 ParameterData::evaluate(llvm::StringRef name, llvm::StringRef recipe,
                         ElementType type, const std::vector<int64_t> &shape,

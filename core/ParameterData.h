@@ -41,6 +41,10 @@ public:
                                     const std::vector<int64_t> &shape,
                                     std::string &error) const;
 
+  /// The name of an initializer without data (weights stripped from the
+  /// file), if any: lets `run` say so before spending time on compiling.
+  std::optional<std::string> findStrippedInitializer() const;
+
   /// The parsed model with its initializers by name (opaque here).
   struct Model;
 

@@ -510,6 +510,25 @@ int runRunCommand() {
   if (!files || !expected)
     return 1;
 
+  // The weights are read before compiling: a file without them fails in
+  // a moment rather than after the compile.
+  std::optional<ParameterData> parameters;
+  std::string message;
+  if (parameterMode == "model" && onnx_import::isOnnxPath(modelPath)) {
+    parameters = ParameterData::open(modelPath, message);
+    if (!parameters) {
+      error() << message << "\n";
+      return 1;
+    }
+    if (std::optional<std::string> stripped =
+            parameters->findStrippedInitializer()) {
+      error() << "initializer '" << *stripped
+              << "' carries no data (stripped weights); --parameters=random "
+                 "runs without the model's weights\n";
+      return 1;
+    }
+  }
+
   FailureOr<CompiledVariant> variant =
       compileVariant(*options, *importOptions, codegen);
   if (failed(variant))
@@ -527,16 +546,6 @@ int runRunCommand() {
       return 1;
   }
   const CompiledModel &model = variant->model;
-
-  std::optional<ParameterData> parameters;
-  std::string message;
-  if (parameterMode == "model" && onnx_import::isOnnxPath(modelPath)) {
-    parameters = ParameterData::open(modelPath, message);
-    if (!parameters) {
-      error() << message << "\n";
-      return 1;
-    }
-  }
   std::optional<ModelInputs> inputs = makeInputs(
       model, *files, parameters ? &*parameters : nullptr, seed, message);
   if (!inputs) {
