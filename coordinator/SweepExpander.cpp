@@ -38,12 +38,18 @@ sweep::Measurement withDefaults(const sweep::Measurement &measurement) {
 }
 
 std::string toString(const sweep::Measurement &measurement) {
-  return llvm::formatv("memory_limit_mb={0}\nrepetitions={1}\nthreads={2}\n"
-                       "test_sleep_ms={3}\ntimeout_seconds={4}\n"
-                       "tolerance={5}\n",
-                       measurement.memory_limit_mb(), measurement.repetitions(),
-                       measurement.threads(), measurement.test_sleep_ms(),
-                       measurement.timeout_seconds(), measurement.tolerance());
+  std::string text =
+      llvm::formatv("memory_limit_mb={0}\nrepetitions={1}\nthreads={2}\n"
+                    "test_sleep_ms={3}\ntimeout_seconds={4}\ntolerance={5}\n",
+                    measurement.memory_limit_mb(), measurement.repetitions(),
+                    measurement.threads(), measurement.test_sleep_ms(),
+                    measurement.timeout_seconds(), measurement.tolerance());
+  // Only when set: the keys of results measured before the setting existed
+  // stay as they were.
+  if (measurement.warmup_seconds() > 0)
+    text +=
+        llvm::formatv("warmup_seconds={0:e16}\n", measurement.warmup_seconds());
+  return text;
 }
 
 namespace {

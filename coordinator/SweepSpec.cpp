@@ -145,6 +145,8 @@ std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec) {
     checker.report(sub("timeout_seconds"), "must not be negative");
   if (measurement.tolerance() < 0)
     checker.report(sub("tolerance"), "must not be negative");
+  if (measurement.warmup_seconds() < 0)
+    checker.report(sub("warmup_seconds"), "must not be negative");
   return std::move(checker.issues);
 }
 

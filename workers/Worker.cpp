@@ -333,6 +333,10 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
         argv.push_back(
             llvm::formatv("--tolerance={0:e16}", measurement.tolerance())
                 .str());
+      if (measurement.warmup_seconds() > 0)
+        argv.push_back(llvm::formatv("--warmup-seconds={0:e16}",
+                                     measurement.warmup_seconds())
+                           .str());
       // Latency does not depend on weight values, and zoo models ship
       // without them: every run job uses seeded pseudo-random weights.
       argv.push_back("--parameters=random");

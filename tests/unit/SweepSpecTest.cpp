@@ -121,6 +121,29 @@ TEST_F(SweepSpecTest, RunJobsAreKeyedAndBoundByCpuClass) {
   EXPECT_EQ(jobs[1].cpuClass, "znver4");
 }
 
+TEST_F(SweepSpecTest, WarmupCountsInTheKeyOnlyWhenSet) {
+  ResolvedVariant run{"v", sweep::RUN, "iree-O0", "a=1\n"};
+  sweep::Measurement measurement = withDefaults({});
+  // Results measured before the setting existed keep their keys.
+  EXPECT_EQ(toString(measurement).find("warmup"), std::string::npos);
+  KeyContext context{"c", "22", "znver4"};
+  sweep::Measurement warmer = measurement;
+  warmer.set_warmup_seconds(0.25);
+  EXPECT_NE(contentKey("m", run, measurement, context),
+            contentKey("m", run, warmer, context));
+  EXPECT_NE(toString(warmer).find("warmup_seconds=2.5"), std::string::npos)
+      << toString(warmer);
+
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\n"
+                     "models: \"m.mlir\"\n"
+                     "measurement { warmup_seconds: -1 }\n",
+                     errors));
+  EXPECT_NE(errors.find("measurement.warmup_seconds: must not be negative"),
+            std::string::npos)
+      << errors;
+}
+
 TEST_F(SweepSpecTest, SemanticErrorsNameLineAndField) {
   std::string errors;
   EXPECT_FALSE(parse("name: \"s\"\n"
