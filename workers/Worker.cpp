@@ -6,6 +6,7 @@
 #include "core/Provenance.h"
 #include "workers/JobRunner.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -17,6 +18,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fcntl.h>
+#include <numeric>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <thread>
@@ -29,7 +31,8 @@ using namespace std::chrono_literals;
 
 CorePool::CorePool(std::vector<int> cpus, std::string lockDir)
     : cpus(std::move(cpus)), busy(this->cpus.size(), false),
-      lockDir(std::move(lockDir)), lockFds(this->cpus.size(), -1) {
+      sharers(this->cpus.size(), 0), lockDir(std::move(lockDir)),
+      lockFds(this->cpus.size(), -1) {
   // Shared by every user's workers, like /tmp itself.
   if (!this->lockDir.empty() && mkdir(this->lockDir.c_str(), 01777) == 0)
     chmod(this->lockDir.c_str(), 01777);
@@ -41,7 +44,7 @@ CorePool::~CorePool() {
       close(fd);
 }
 
-bool CorePool::lockHost(size_t index) {
+bool CorePool::lockHost(size_t index, bool exclusive) {
   if (lockDir.empty())
     return true;
   std::string path = llvm::formatv("{0}/cpu{1}", lockDir, cpus[index]);
@@ -52,7 +55,7 @@ bool CorePool::lockHost(size_t index) {
   if (fd < 0)
     return true;
   fchmod(fd, 0666);
-  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+  if (flock(fd, (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB) != 0) {
     close(fd);
     return false;
   }
@@ -66,29 +69,15 @@ void CorePool::unlockHost(size_t index) {
   lockFds[index] = -1;
 }
 
-std::optional<std::vector<int>>
-CorePool::acquire(unsigned count, llvm::function_ref<bool()> keepGoing) {
+bool CorePool::waitTurn(llvm::function_ref<bool()> take,
+                        llvm::function_ref<bool()> keepGoing) {
   std::unique_lock<std::mutex> lock(mutex);
   auto self = queue.insert(queue.end(), nextRequest++);
   while (true) {
-    if (queue.begin() == self) {
-      std::vector<size_t> taken;
-      for (size_t i = 0; i < cpus.size() && taken.size() < count; ++i)
-        if (!busy[i] && lockHost(i))
-          taken.push_back(i);
-      if (taken.size() == count) {
-        std::vector<int> reserved;
-        for (size_t i : taken) {
-          busy[i] = true;
-          reserved.push_back(cpus[i]);
-        }
-        queue.erase(self);
-        freed.notify_all();
-        return reserved;
-      }
-      // All or nothing, so two wide jobs cannot each hold half.
-      for (size_t i : taken)
-        unlockHost(i);
+    if (queue.begin() == self && take()) {
+      queue.erase(self);
+      freed.notify_all();
+      return true;
     }
     // Other processes release cores without a notification: poll.
     freed.wait_for(lock, 100ms);
@@ -98,9 +87,34 @@ CorePool::acquire(unsigned count, llvm::function_ref<bool()> keepGoing) {
     if (!go) {
       queue.erase(self);
       freed.notify_all();
-      return std::nullopt;
+      return false;
     }
   }
+}
+
+std::optional<std::vector<int>>
+CorePool::acquire(unsigned count, llvm::function_ref<bool()> keepGoing) {
+  std::vector<int> reserved;
+  auto take = [&] {
+    std::vector<size_t> taken;
+    for (size_t i = 0; i < cpus.size() && taken.size() < count; ++i)
+      if (!busy[i] && sharers[i] == 0 && lockHost(i, /*exclusive=*/true))
+        taken.push_back(i);
+    // All or nothing, so two wide jobs cannot each hold half.
+    if (taken.size() < count) {
+      for (size_t i : taken)
+        unlockHost(i);
+      return false;
+    }
+    for (size_t i : taken) {
+      busy[i] = true;
+      reserved.push_back(cpus[i]);
+    }
+    return true;
+  };
+  if (!waitTurn(take, keepGoing))
+    return std::nullopt;
+  return reserved;
 }
 
 void CorePool::release(llvm::ArrayRef<int> cores) {
@@ -110,6 +124,37 @@ void CorePool::release(llvm::ArrayRef<int> cores) {
     busy[index] = false;
     unlockHost(index);
   }
+  freed.notify_all();
+}
+
+std::optional<int>
+CorePool::acquireShared(llvm::function_ref<bool()> keepGoing) {
+  int core = -1;
+  auto take = [&] {
+    std::vector<size_t> order(cpus.size());
+    std::iota(order.begin(), order.end(), 0);
+    llvm::stable_sort(
+        order, [&](size_t a, size_t b) { return sharers[a] < sharers[b]; });
+    for (size_t i : order) {
+      // The first sharer takes the host lock for all of them.
+      if (busy[i] || (sharers[i] == 0 && !lockHost(i, /*exclusive=*/false)))
+        continue;
+      ++sharers[i];
+      core = cpus[i];
+      return true;
+    }
+    return false;
+  };
+  if (!waitTurn(take, keepGoing))
+    return std::nullopt;
+  return core;
+}
+
+void CorePool::releaseShared(int core) {
+  std::lock_guard<std::mutex> lock(mutex);
+  size_t index = std::find(cpus.begin(), cpus.end(), core) - cpus.begin();
+  if (--sharers[index] == 0)
+    unlockHost(index);
   freed.notify_all();
 }
 
@@ -390,16 +435,27 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
     return !leaseLost;
   };
   // Latency jobs are pinned to cores reserved for them alone, so two
-  // measurements never share a core. The lease is kept alive while waiting.
-  if (job.kind() == sweep::RUN) {
+  // measurements never share a core; other jobs share cores among
+  // themselves but never with a measurement. The lease is kept alive while
+  // waiting.
+  bool measures = job.kind() == sweep::RUN;
+  if (measures) {
     std::optional<std::vector<int>> reserved =
         cores.acquire(std::max(1u, job.measurement().threads()), keepGoing);
     if (!reserved)
       return std::nullopt;
     limits.cpus = std::move(*reserved);
+  } else {
+    std::optional<int> shared = cores.acquireShared(keepGoing);
+    if (!shared)
+      return std::nullopt;
+    limits.cpus = {*shared};
   }
   ChildResult child = runChild(argv, limits, keepGoing);
-  cores.release(limits.cpus);
+  if (measures)
+    cores.release(limits.cpus);
+  else
+    cores.releaseShared(limits.cpus.front());
   if (child.status == ChildResult::Status::Cancelled)
     return std::nullopt;
 

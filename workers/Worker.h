@@ -1,5 +1,4 @@
-//===- Worker.h - a worker's loop --------------------------------*- C++
-//-*-===//
+//===- Worker.h - a worker's loop ------------------------------*- C++ -*-===//
 //
 // Registers with a coordinator, then runs `slots` jobs at a time: lease, run
 // the job in a child process (JobRunner) while heartbeating the lease, report
@@ -37,7 +36,9 @@ namespace dispatchlab {
 /// measurements never share a core and a wide job is not starved by narrow
 /// ones. With a lock directory, a reserved core is also locked there (flock
 /// on one file per CPU), so worker processes on one host never share one
-/// either.
+/// either. Other jobs (compiles) hold cores shared: any number of them may
+/// run on a core, but never beside a measurement, which waits for them to
+/// end (flock's shared and exclusive locks across processes).
 class CorePool {
 public:
   explicit CorePool(std::vector<int> cpus, std::string lockDir = "");
@@ -52,13 +53,25 @@ public:
                                           llvm::function_ref<bool()> keepGoing);
   void release(llvm::ArrayRef<int> cores);
 
+  /// Waits, like acquire, for a core no measurement holds, and shares it:
+  /// the one with the fewest sharers in this pool.
+  std::optional<int> acquireShared(llvm::function_ref<bool()> keepGoing);
+  void releaseShared(int core);
+
 private:
-  /// Takes the host-wide lock of cpus[index]; false if another holds it.
-  bool lockHost(size_t index);
+  /// Takes the host-wide lock of cpus[index], exclusive or shared; false
+  /// if another process holds it in a conflicting mode.
+  bool lockHost(size_t index, bool exclusive);
   void unlockHost(size_t index);
+  /// Waits until it is this request's turn and `take` (called under the
+  /// mutex) succeeds; false once `keepGoing` says stop.
+  bool waitTurn(llvm::function_ref<bool()> take,
+                llvm::function_ref<bool()> keepGoing);
 
   std::vector<int> cpus;
+  /// Per CPU, whether a measurement holds it, and how many jobs share it.
   std::vector<bool> busy;
+  std::vector<unsigned> sharers;
   std::string lockDir;
   /// Per CPU, the open lock file while held, else -1.
   std::vector<int> lockFds;

@@ -110,6 +110,40 @@ TEST(CorePoolTest, ReservesDistinctCoresAndWaitsInOrder) {
   ASSERT_TRUE(narrow);
 }
 
+TEST(CorePoolTest, SharedCoresNeverHostAMeasurement) {
+  CorePool pool({0, 1});
+  auto always = [] { return true; };
+  int polls = 0;
+  auto briefly = [&] { return ++polls % 3 != 0; };
+  // Compiles spread over the cores, then pile up beside each other.
+  std::optional<int> a = pool.acquireShared(always);
+  std::optional<int> b = pool.acquireShared(always);
+  std::optional<int> c = pool.acquireShared(always);
+  ASSERT_TRUE(a && b && c);
+  EXPECT_EQ(*a, 0);
+  EXPECT_EQ(*b, 1);
+  EXPECT_EQ(*c, 0);
+  // A measurement waits until a core has no sharer left.
+  EXPECT_FALSE(pool.acquire(1, briefly));
+  pool.releaseShared(*b);
+  std::optional<std::vector<int>> measured = pool.acquire(1, always);
+  ASSERT_TRUE(measured);
+  EXPECT_EQ(*measured, std::vector<int>{1});
+  // While it runs, compiles share the other core only.
+  std::optional<int> d = pool.acquireShared(always);
+  ASSERT_TRUE(d);
+  EXPECT_EQ(*d, 0);
+  pool.releaseShared(*a);
+  pool.releaseShared(*c);
+  pool.releaseShared(*d);
+  // With every core measured, a compile waits.
+  std::optional<std::vector<int>> other = pool.acquire(1, always);
+  ASSERT_TRUE(other);
+  EXPECT_FALSE(pool.acquireShared(briefly));
+  pool.release(*measured);
+  pool.release(*other);
+}
+
 TEST(CorePoolTest, GivesUpWhenToldToStop) {
   CorePool pool({0});
   std::optional<std::vector<int>> held = pool.acquire(1, [] { return true; });
@@ -141,5 +175,27 @@ TEST(CorePoolTest, PoolsSharingALockDirectoryNeverShareACore) {
   EXPECT_EQ(*c, std::vector<int>{0});
   second.release(*b);
   second.release(*c);
+
+  // A compile of one process and a measurement of the other exclude each
+  // other too; compiles of both may share a core.
+  std::optional<int> shared = first.acquireShared([] { return true; });
+  ASSERT_TRUE(shared);
+  EXPECT_EQ(*shared, 0);
+  std::optional<std::vector<int>> measured =
+      second.acquire(1, [] { return true; });
+  ASSERT_TRUE(measured);
+  EXPECT_EQ(*measured, std::vector<int>{1});
+  std::optional<int> alsoShared = second.acquireShared([] { return true; });
+  ASSERT_TRUE(alsoShared);
+  EXPECT_EQ(*alsoShared, 0);
+  polls = 0;
+  EXPECT_FALSE(second.acquire(1, [&] { return ++polls < 3; }));
+  first.releaseShared(*shared);
+  second.releaseShared(*alsoShared);
+  std::optional<std::vector<int>> next = second.acquire(1, [] { return true; });
+  ASSERT_TRUE(next);
+  EXPECT_EQ(*next, std::vector<int>{0});
+  second.release(*measured);
+  second.release(*next);
   llvm::sys::fs::remove_directories(dir);
 }
