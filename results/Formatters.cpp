@@ -123,6 +123,29 @@ static std::string formatPValue(double p) {
                    : llvm::formatv("p={0:F3}", p).str();
 }
 
+/// "0.75x [0.73, 0.77]": enough digits that a narrow interval does not
+/// print as "[1.00, 1.00]", two when no number of digits up to four tells
+/// its ends apart (a degenerate interval). "n/a" for an absent ratio.
+static std::string formatRatioInterval(std::optional<double> ratio,
+                                       const Interval &interval) {
+  auto differ = [&](int d) {
+    double scale = std::pow(10.0, d);
+    return std::round(interval.low * scale) !=
+           std::round(interval.high * scale);
+  };
+  int digits = 2;
+  while (digits < 4 && !differ(digits))
+    ++digits;
+  if (!differ(digits))
+    digits = 2;
+  std::string style = "{0:F" + std::to_string(digits) + "}";
+  auto fixed = [&](double value) {
+    return llvm::formatv(style.c_str(), value).str();
+  };
+  return (ratio ? fixed(*ratio) + "x" : std::string("n/a")) + " [" +
+         fixed(interval.low) + ", " + fixed(interval.high) + "]";
+}
+
 std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
                                const LatencyComparison *comparison) {
   std::string ratio =
@@ -133,22 +156,7 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
     return "not significant (" + formatPValue(comparison->test->pValue) + ")";
   if (!comparison->interval)
     return ratio + " " + formatPValue(comparison->test->pValue);
-  // Enough digits that a narrow interval does not print as "[1.00, 1.00]".
-  const Interval &interval = *comparison->interval;
-  int digits = 2;
-  auto same = [&](int d) {
-    double scale = std::pow(10.0, d);
-    return std::round(interval.low * scale) ==
-           std::round(interval.high * scale);
-  };
-  while (digits < 4 && same(digits))
-    ++digits;
-  std::string style = "{0:F" + std::to_string(digits) + "}";
-  auto fixed = [&](double value) {
-    return llvm::formatv(style.c_str(), value).str();
-  };
-  return (ratioOfMedians ? fixed(*ratioOfMedians) + "x" : ratio) + " [" +
-         fixed(interval.low) + ", " + fixed(interval.high) + "] " +
+  return formatRatioInterval(ratioOfMedians, *comparison->interval) + " " +
          formatPValue(comparison->test->pValue);
 }
 
@@ -184,10 +192,15 @@ static std::string formatSummary(const Summary &summary, Metric metric,
                                  bool relative) {
   if (!summary.geomean)
     return "-";
-  std::string text = relative ? formatRatio(*summary.geomean)
-                     : metric == Metric::Latency
-                         ? formatDuration(*summary.geomean)
-                         : llvm::formatv("{0:F2}", *summary.geomean).str();
+  std::string text =
+      summary.interval ? formatRatioInterval(summary.geomean, *summary.interval)
+      : relative       ? formatRatio(*summary.geomean)
+      : metric == Metric::Latency
+          ? formatDuration(*summary.geomean)
+          : llvm::formatv("{0:F2}", *summary.geomean).str();
+  // Unlike a cell's, the ratio stays: there is no p-value to show instead.
+  if (summary.interval && !summary.significant())
+    text += " not significant";
   if (summary.used < summary.total)
     text += llvm::formatv(" ({0} of {1})", summary.used, summary.total).str();
   return text;
@@ -290,11 +303,18 @@ static llvm::json::Value pivotJson(const Pivot &pivot) {
   llvm::json::Object geomean;
   for (size_t v = 0; v < pivot.variants.size(); ++v) {
     const Summary &summary = pivot.summaries[v];
+    auto orNull = [](std::optional<double> value) {
+      return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
+    };
+    const std::optional<Interval> &interval = summary.interval;
     geomean[pivot.variants[v]] = llvm::json::Object{
-        {"value", summary.geomean ? llvm::json::Value(*summary.geomean)
-                                  : llvm::json::Value(nullptr)},
+        {"value", orNull(summary.geomean)},
         {"models_used", summary.used},
-        {"models", summary.total}};
+        {"models", summary.total},
+        {"ci_low",
+         orNull(interval ? std::optional(interval->low) : std::nullopt)},
+        {"ci_high",
+         orNull(interval ? std::optional(interval->high) : std::nullopt)}};
   }
   llvm::json::Object root{
       {"sweep",

@@ -46,7 +46,9 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
                                const LatencyComparison *comparison);
 
 /// The pivot as displayed: models or variants down the side, the geometric
-/// mean as the last row (models down) or column (variants down).
+/// mean as the last row (models down) or column (variants down); for latency
+/// against a baseline with its interval, like the cells ("0.75x [0.73,
+/// 0.77]", "not significant" after it when the interval holds 1).
 TextGrid pivotGrid(const Pivot &pivot);
 
 /// `dispatches`, the same sweep's dispatch counts, adds their chart to an

@@ -249,6 +249,15 @@ static void addLatencyNotes(Pivot &pivot, size_t baseline) {
                                       100 * (1 - kSignificanceAlpha),
                                       kSignificanceAlpha)
                             .str());
+  if (llvm::any_of(pivot.summaries,
+                   [](const Summary &summary) { return summary.interval; }))
+    pivot.notes.push_back(
+        llvm::formatv("geomean: {0:F0}% percentile-bootstrap interval ({1} "
+                      "resamples of every model's repetitions, fixed seed); "
+                      "it covers measurement noise on these models, not the "
+                      "choice of models",
+                      100 * (1 - kSignificanceAlpha), kBootstrapResamples)
+            .str());
   if (fewest < kRecommendedSamples)
     pivot.notes.push_back(
         llvm::formatv("warning: as few as {0} samples per cell; the U test "
@@ -296,6 +305,8 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
 
   for (size_t v = 0; v < pivot.variants.size(); ++v) {
     std::vector<double> values;
+    // The raw samples behind the ratios the geomean uses.
+    std::vector<RatioSamples> samples;
     Summary summary;
     for (std::vector<PivotCell> &row : pivot.cells) {
       PivotCell &cell = row[v];
@@ -321,8 +332,12 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
       if (request.metric == Metric::Latency && !cell.isBaseline &&
           !cell.samples.empty() && !base.samples.empty())
         cell.comparison = compareLatency(base.samples, cell.samples);
+      if (cell.ratio && *cell.ratio > 0)
+        samples.push_back({base.samples, cell.samples});
     }
     summary.geomean = geometricMean(values);
+    if (baseline && v != *baseline && request.metric == Metric::Latency)
+      summary.interval = geomeanRatioInterval(samples);
     for (double value : values)
       summary.used += value > 0;
     pivot.summaries.push_back(summary);

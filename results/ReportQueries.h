@@ -124,6 +124,13 @@ struct PivotCell {
 struct Summary {
   std::optional<double> geomean;
   int used = 0, total = 0;
+  /// Latency against a baseline, non-baseline variants: the bootstrap
+  /// interval of the geomean over the cells it uses (geomeanRatioInterval);
+  /// absent unless every such cell has at least 2 samples on both sides.
+  std::optional<Interval> interval;
+  bool significant() const {
+    return interval && (interval->low > 1 || interval->high < 1);
+  }
 };
 
 struct Pivot {

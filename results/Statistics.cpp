@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
+#include <random>
 #include <vector>
 
 namespace dispatchlab {
@@ -59,6 +61,48 @@ size_t criticalCount(size_t m, size_t n) {
     ++c;
   }
   return c;
+}
+
+/// Any fixed value: the bootstrap must print the same interval every time.
+constexpr uint64_t kBootstrapSeed = 0x6765'6f6d'6561'6e31;
+
+/// Uniform in [0, n) from the fully specified engine by rejection (the
+/// standard distributions differ between library implementations, and a
+/// plain `engine() % n` favours small values).
+size_t drawIndex(std::mt19937_64 &engine, size_t n) {
+  uint64_t range = static_cast<uint64_t>(n);
+  uint64_t limit = std::numeric_limits<uint64_t>::max() -
+                   std::numeric_limits<uint64_t>::max() % range;
+  uint64_t bits;
+  do
+    bits = engine();
+  while (bits >= limit);
+  return static_cast<size_t>(bits % range);
+}
+
+/// The median of `values.size()` draws with replacement from `values`;
+/// `scratch` is reused between calls.
+double resampledMedian(llvm::ArrayRef<double> values, std::mt19937_64 &engine,
+                       std::vector<double> &scratch) {
+  size_t n = values.size();
+  scratch.resize(n);
+  for (double &value : scratch)
+    value = values[drawIndex(engine, n)];
+  auto middle = scratch.begin() + n / 2;
+  std::nth_element(scratch.begin(), middle, scratch.end());
+  if (n % 2)
+    return *middle;
+  return (*std::max_element(scratch.begin(), middle) + *middle) / 2;
+}
+
+/// The p-quantile of sorted `values`, interpolating between order
+/// statistics (numpy's default, "linear").
+double quantile(llvm::ArrayRef<double> values, double p) {
+  double position = p * static_cast<double>(values.size() - 1);
+  size_t below = static_cast<size_t>(std::floor(position));
+  size_t above = std::min(below + 1, values.size() - 1);
+  double fraction = position - static_cast<double>(below);
+  return values[below] + fraction * (values[above] - values[below]);
 }
 } // namespace
 
@@ -138,6 +182,33 @@ ratioConfidenceInterval(llvm::ArrayRef<double> baseline,
   llvm::sort(differences);
   return Interval{std::exp(differences[c - 1]),
                   std::exp(differences[m * n - c])};
+}
+
+std::optional<Interval>
+geomeanRatioInterval(llvm::ArrayRef<RatioSamples> models, unsigned resamples) {
+  if (models.empty() || resamples == 0)
+    return std::nullopt;
+  auto positive = [](double value) { return value > 0; };
+  for (const RatioSamples &model : models)
+    if (model.baseline.size() < 2 || model.variant.size() < 2 ||
+        !llvm::all_of(model.baseline, positive) ||
+        !llvm::all_of(model.variant, positive))
+      return std::nullopt;
+  std::mt19937_64 engine(kBootstrapSeed);
+  std::vector<double> scratch, geomeans;
+  geomeans.reserve(resamples);
+  for (unsigned r = 0; r < resamples; ++r) {
+    double logSum = 0;
+    for (const RatioSamples &model : models) {
+      double baseline = resampledMedian(model.baseline, engine, scratch);
+      double variant = resampledMedian(model.variant, engine, scratch);
+      logSum += std::log(variant / baseline);
+    }
+    geomeans.push_back(std::exp(logSum / static_cast<double>(models.size())));
+  }
+  llvm::sort(geomeans);
+  return Interval{quantile(geomeans, kSignificanceAlpha / 2),
+                  quantile(geomeans, 1 - kSignificanceAlpha / 2)};
 }
 
 std::optional<double> median(llvm::ArrayRef<double> values) {

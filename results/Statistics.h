@@ -22,6 +22,20 @@
 //   significant". It needs no resampling (deterministic) and no normality.
 //   With too few samples (3 against 3) no 95% interval exists.
 //
+// - A 95% interval for the geometric mean over models of the ratios of
+//   medians (the report's geomean row): a percentile bootstrap (Efron &
+//   Tibshirani, "An Introduction to the Bootstrap", 13.3). Each resample
+//   draws every model's baseline and variant repetitions with replacement,
+//   independently (repetition i of one run has nothing to do with repetition
+//   i of the other), and takes the geomean of the ratios of their medians;
+//   the interval is the 2.5% and 97.5% points of 2000 such geomeans. The
+//   generator is std::mt19937_64 with a fixed seed and indices are drawn by
+//   rejection, so a report prints the same interval every time (across
+//   platforms, up to the rounding of their log and exp). It covers the
+//   measurement noise of this set of models only, not the choice of models:
+//   another model set is another population, and "faster on these models" says
+//   nothing about models not measured.
+//
 //===----------------------------------------------------------------------===//
 
 #ifndef DISPATCHLAB_RESULTS_STATISTICS_H
@@ -61,6 +75,23 @@ struct Interval {
 /// sample is not positive or there are too few samples for one.
 std::optional<Interval> ratioConfidenceInterval(llvm::ArrayRef<double> baseline,
                                                 llvm::ArrayRef<double> variant);
+
+/// Resamples behind geomeanRatioInterval unless told otherwise.
+constexpr unsigned kBootstrapResamples = 2000;
+
+/// One model's raw latencies for geomeanRatioInterval.
+struct RatioSamples {
+  llvm::ArrayRef<double> baseline, variant;
+};
+
+/// The (1 - kSignificanceAlpha) percentile-bootstrap interval for the
+/// geometric mean over `models` of median(variant) / median(baseline) (see
+/// the file comment); deterministic. nullopt when there are no models, a
+/// model has fewer than 2 samples on either side, or a sample is not
+/// positive.
+std::optional<Interval>
+geomeanRatioInterval(llvm::ArrayRef<RatioSamples> models,
+                     unsigned resamples = kBootstrapResamples);
 
 /// The median (mean of the middle two for even counts); nullopt if empty.
 std::optional<double> median(llvm::ArrayRef<double> values);

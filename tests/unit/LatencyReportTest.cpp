@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
 
 #include <gtest/gtest.h>
 
@@ -133,9 +134,9 @@ TEST_F(LatencyReportTest, NoSamplesMeansNoTest) {
   EXPECT_FALSE(unsampled.comparison);
   EXPECT_EQ(formatPivotCell(unsampled, Metric::Latency, true),
             "0.50x (no samples)");
-  ASSERT_EQ(p.notes.size(), 3u);
-  EXPECT_NE(p.notes[1].find("as few as 5 samples"), std::string::npos);
-  EXPECT_NE(p.notes[2].find("no samples"), std::string::npos);
+  ASSERT_EQ(p.notes.size(), 4u);
+  EXPECT_NE(p.notes[2].find("as few as 5 samples"), std::string::npos);
+  EXPECT_NE(p.notes[3].find("no samples"), std::string::npos);
 }
 
 TEST_F(LatencyReportTest, FewSamplesAndFailures) {
@@ -147,6 +148,88 @@ TEST_F(LatencyReportTest, FewSamplesAndFailures) {
   // geomean of 0.5, 0.5, 0.8; "same" over the two models that ran.
   EXPECT_NEAR(*p.summaries[1].geomean, std::cbrt(0.5 * 0.5 * 0.8), 1e-12);
   EXPECT_EQ(p.summaries[2].used, 2);
+}
+
+TEST_F(LatencyReportTest, GeomeanInterval) {
+  Pivot p = pivot("base");
+  // The baseline compares with nothing; "fast" uses b, which has no raw
+  // samples; "same" uses a and b, the same samples on both sides.
+  EXPECT_FALSE(p.summaries[0].interval);
+  EXPECT_FALSE(p.summaries[1].interval);
+  const Summary &same = p.summaries[2];
+  ASSERT_TRUE(same.interval);
+  EXPECT_LT(same.interval->low, 1);
+  EXPECT_GT(same.interval->high, 1);
+  EXPECT_FALSE(same.significant());
+  TextGrid grid = pivotGrid(p);
+  const std::vector<std::string> &geomean = grid.rows.back();
+  EXPECT_EQ(geomean[0], "geomean");
+  EXPECT_EQ(geomean[1], "1.00x");
+  EXPECT_EQ(geomean[2],
+            llvm::formatv("{0:F2}x", *p.summaries[1].geomean).str());
+  EXPECT_TRUE(llvm::StringRef(geomean[3]).starts_with("1.00x ["));
+  EXPECT_TRUE(
+      llvm::StringRef(geomean[3]).ends_with("] not significant (2 of 3)"));
+  EXPECT_NE(p.notes[1].find("geomean: 95% percentile-bootstrap interval (2000 "
+                            "resamples"),
+            std::string::npos);
+
+  std::string json;
+  llvm::raw_string_ostream jsonOs(json);
+  printPivot(p, OutputFormat::Json, jsonOs);
+  llvm::Expected<llvm::json::Value> parsed = llvm::json::parse(json);
+  ASSERT_TRUE(bool(parsed));
+  const llvm::json::Object *summaries =
+      parsed->getAsObject()->getObject("geomean");
+  const llvm::json::Object *fast = summaries->getObject("fast");
+  EXPECT_EQ(fast->get("ci_low")->kind(), llvm::json::Value::Null);
+  EXPECT_EQ(fast->get("ci_high")->kind(), llvm::json::Value::Null);
+  const llvm::json::Object *sameJson = summaries->getObject("same");
+  EXPECT_EQ(sameJson->getNumber("ci_low"), same.interval->low);
+  EXPECT_EQ(sameJson->getNumber("ci_high"), same.interval->high);
+}
+
+TEST(LatencyGeomean, SignificantAndDegenerateIntervals) {
+  auto run = [](const char *model, const char *variant,
+                const std::vector<double> &samples, int64_t id) {
+    std::vector<std::string> texts;
+    for (double sample : samples)
+      texts.push_back(llvm::formatv("{0}", sample).str());
+    JobRecord job{model, variant, "done", "",
+                  llvm::formatv("{{\"run\": {{\"latency\": {{\"median_ms\": "
+                                "{0}, \"samples_ms\": [{1}]}}}",
+                                *median(samples), llvm::join(texts, ", "))
+                      .str()};
+    job.resultId = id;
+    return job;
+  };
+  std::vector<double> nine = {10, 11, 12, 13, 14, 10.5, 11.5, 12.5, 13.5};
+  std::vector<double> constant = {2, 2, 2, 2}, tripled = {6, 6, 6};
+  PivotRequest request;
+  request.metric = Metric::Latency;
+  request.baseline = "base";
+  Pivot p = buildPivot(
+      SweepRef{1, "s"},
+      {run("a", "base", nine, 1), run("a", "half", scaled(nine, 0.5), 2),
+       run("a", "triple", scaled(nine, 3), 3), run("b", "base", constant, 4),
+       run("b", "half", scaled(constant, 0.5), 5),
+       run("b", "triple", tripled, 6)},
+      request);
+  // Both models 0.5x, a with spread: an interval below 1, significant.
+  const Summary &half = p.summaries[1];
+  ASSERT_TRUE(half.interval);
+  EXPECT_TRUE(half.significant());
+  EXPECT_LT(half.interval->high, 1);
+  std::string text = pivotGrid(p).rows.back()[2];
+  EXPECT_TRUE(llvm::StringRef(text).starts_with("0.50x [")) << text;
+  EXPECT_EQ(text.find("not significant"), std::string::npos) << text;
+
+  // Constant samples 3x slower: every resample gives exactly 3, and the
+  // degenerate interval prints with the usual two digits.
+  p = buildPivot(
+      SweepRef{1, "s"},
+      {run("b", "base", constant, 4), run("b", "triple", tripled, 6)}, request);
+  EXPECT_EQ(pivotGrid(p).rows.back()[2], "3.00x [3.00, 3.00]");
 }
 
 TEST_F(LatencyReportTest, FormatsCarryTheTest) {
@@ -207,8 +290,8 @@ TEST(LatencyNotes, MultimodalSamplesAreFlagged) {
   EXPECT_DOUBLE_EQ(*cell.ratio, 30.0 / 10.1);
   EXPECT_LT(cell.comparison->interval->high, 1.5);
   EXPECT_FALSE(cell.comparison->significant());
-  ASSERT_EQ(p.notes.size(), 2u);
-  EXPECT_EQ(p.notes[1],
+  ASSERT_EQ(p.notes.size(), 3u);
+  EXPECT_EQ(p.notes[2],
             "warning: ratio of medians outside its interval, so the samples "
             "differ by more than a scale factor (noise? measure again on a "
             "quiet machine): m.mlir / variant");

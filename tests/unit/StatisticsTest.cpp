@@ -2,7 +2,8 @@
 //
 // Expected values are worked out by hand (the derivation is beside each) or
 // by enumerating every split of the pooled sample, independently of the
-// Gaussian-binomial counting the implementation uses.
+// Gaussian-binomial counting the implementation uses. The bootstrap's known
+// answers come from samples whose resampled medians take few values.
 //
 //===----------------------------------------------------------------------===//
 
@@ -125,6 +126,93 @@ TEST(RatioConfidenceInterval, NormalApproximationCoversTheScale) {
   EXPECT_LT(ci->low, 1.5);
   EXPECT_GT(ci->high, 1.5);
   EXPECT_GT(ci->low, 1.0);
+}
+
+TEST(GeomeanRatioInterval, ConstantSamplesGiveAPoint) {
+  // Every resample of a constant sample has the same median, so every
+  // resampled geomean is the point estimate.
+  std::vector<double> two = {2, 2, 2, 2}, five = {5, 5, 5};
+  std::optional<Interval> ci = geomeanRatioInterval({{two, two}, {five, five}});
+  ASSERT_TRUE(ci);
+  EXPECT_EQ(ci->low, 1);
+  EXPECT_EQ(ci->high, 1);
+  std::vector<double> six = {6, 6, 6}, fifteen = {15, 15, 15, 15, 15};
+  ci = geomeanRatioInterval({{two, six}, {five, fifteen}});
+  ASSERT_TRUE(ci);
+  EXPECT_DOUBLE_EQ(ci->low, 3);
+  EXPECT_DOUBLE_EQ(ci->high, 3);
+}
+
+TEST(GeomeanRatioInterval, KnownResampleDistribution) {
+  // The variant {1, 3} resamples to median 1, 2 or 3 with probability 1/4,
+  // 1/2, 1/4 against a constant 2: ratios 0.5, 1, 1.5. Of 2000 resamples
+  // about 500 sit at each end, far beyond the 2.5% (50) needed, so both ends
+  // of the interval are those extremes. The other model is exactly 1, so the
+  // geomean is the square root of the noisy model's ratio.
+  std::vector<double> base = {2, 2}, variant = {1, 3}, one = {4, 4, 4};
+  std::optional<Interval> ci = geomeanRatioInterval({{base, variant}});
+  ASSERT_TRUE(ci);
+  EXPECT_DOUBLE_EQ(ci->low, 0.5);
+  EXPECT_DOUBLE_EQ(ci->high, 1.5);
+  ci = geomeanRatioInterval({{base, variant}, {one, one}});
+  ASSERT_TRUE(ci);
+  EXPECT_DOUBLE_EQ(ci->low, std::sqrt(0.5));
+  EXPECT_DOUBLE_EQ(ci->high, std::sqrt(1.5));
+}
+
+TEST(GeomeanRatioInterval, NoisyModelWidensAroundTheEstimate) {
+  // Two quiet models exactly 0.5x, one noisy model about 0.5x: the interval
+  // holds the point estimate, has width, and excludes 1.
+  std::vector<double> quiet = {10, 10, 10, 10, 10}, halved = {5, 5, 5, 5, 5};
+  std::vector<double> noisyBase = {10, 11, 9, 12, 8, 10.5, 9.5, 13, 7};
+  std::vector<double> noisyVariant = {5, 6.5, 4, 5.5, 3.5, 6, 4.5, 7, 4.8};
+  double estimate =
+      std::cbrt(0.5 * 0.5 * *median(noisyVariant) / *median(noisyBase));
+  std::optional<Interval> ci = geomeanRatioInterval(
+      {{quiet, halved}, {noisyBase, noisyVariant}, {quiet, halved}});
+  ASSERT_TRUE(ci);
+  EXPECT_LT(ci->low, ci->high);
+  EXPECT_LE(ci->low, estimate);
+  EXPECT_GE(ci->high, estimate);
+  EXPECT_LT(ci->high, 1);
+}
+
+TEST(GeomeanRatioInterval, ScaledSamplesAreResampledIndependently) {
+  // The variant's repetitions are the baseline's times 3, but the two runs
+  // are independent measurements: resampling draws each side on its own, so
+  // the interval has the spread of the samples around 3, not a point.
+  std::vector<double> base = {10, 11, 12, 13, 14, 10.5, 11.5, 12.5, 13.5};
+  std::vector<double> tripled;
+  for (double value : base)
+    tripled.push_back(3 * value);
+  std::optional<Interval> ci = geomeanRatioInterval({{base, tripled}});
+  ASSERT_TRUE(ci);
+  EXPECT_LT(ci->low, 3);
+  EXPECT_GT(ci->high, 3);
+  EXPECT_GT(ci->low, 2);
+  EXPECT_LT(ci->high, 4);
+}
+
+TEST(GeomeanRatioInterval, Deterministic) {
+  std::vector<double> base = {1.0, 1.2, 0.9, 1.4, 1.1, 1.3, 1.05, 0.95};
+  std::vector<double> variant = {0.8, 1.1, 0.85, 0.9, 1.0, 0.7, 0.95};
+  std::optional<Interval> first = geomeanRatioInterval({{base, variant}});
+  std::optional<Interval> second = geomeanRatioInterval({{base, variant}});
+  ASSERT_TRUE(first && second);
+  EXPECT_EQ(first->low, second->low);
+  EXPECT_EQ(first->high, second->high);
+  EXPECT_LT(first->low, first->high);
+}
+
+TEST(GeomeanRatioInterval, NoIntervalWithoutEnoughPositiveSamples) {
+  std::vector<double> two = {1, 2}, one = {1}, withZero = {0, 1, 2};
+  EXPECT_FALSE(geomeanRatioInterval({}));
+  EXPECT_FALSE(geomeanRatioInterval({{two, one}}));
+  EXPECT_FALSE(geomeanRatioInterval({{one, two}}));
+  // One model short spoils the whole row.
+  EXPECT_FALSE(geomeanRatioInterval({{two, two}, {two, one}}));
+  EXPECT_FALSE(geomeanRatioInterval({{two, withZero}}));
+  EXPECT_FALSE(geomeanRatioInterval({{two, two}}, 0));
 }
 
 TEST(Median, OddAndEven) {
