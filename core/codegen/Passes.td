@@ -98,9 +98,25 @@ def TileAndFuseDispatchesPass
     so every tile is full and statically shaped (vectorizable without
     masks); a long extent with no divisor near the target (under half of
     it) is split instead into target-sized tiles and a remainder, each
-    part with its producers restricted to its slice. Dispatches whose
-    results come from several ops, or from non-Linalg ops, or with dynamic
-    shapes are left untiled.
+    part with its producers restricted to its slice. A dispatch whose
+    results come from several ops (aggressive fusion returns a fused
+    producer too) is tiled the same way from its last op: a returned
+    producer fused into the tiles writes them from the tile loop as an
+    extra shared output (MLIR's yield-replacement option of tile and fuse,
+    as IREE yields a fused producer used outside its root), fused into a
+    reduction's loop as well so that it is vectorized a reduction step at a
+    time (BERT's LayerNorm and softmax dispatches); a plain reduction root
+    (a sum or max) there takes tiles of 8 rows and adds each 16-wide step
+    into a partial result reduced across once after the loop (IREE's CPU
+    reduction strategy). One read through a
+    broadcast, window or padding, whose tiles would overlap, gets a tile
+    loop of its own instead. Results from sibling ops (consumers of shared
+    producers, as --horizontal-contractions forms) get one tile loop each,
+    after any shared producer with reduction loops (a matmul) got its own:
+    computed once, while shared elementwise producers are recomputed per
+    tile (IREE fuses a producer into several consumers only if it is
+    elementwise). Dispatches with a result from a non-Linalg op or with
+    dynamic shapes are left untiled.
   }];
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",

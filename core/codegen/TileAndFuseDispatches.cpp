@@ -2,10 +2,13 @@
 
 #include "core/codegen/Passes.h"
 
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -46,9 +49,13 @@ bool isWindowDim(linalg::LinalgOp op, unsigned dim) {
 /// than transposing a 32x16 tile in registers per reduction step (3.5x
 /// slower on a ResNet 1x1 convolution); the transpose runs once per call,
 /// outside the tile loops, the way IREE packs a matmul operand for its
-/// tiles (data tiling). Returns the transposes created.
-SmallVector<Operation *> transposeWeights(RewriterBase &rewriter,
-                                          func::FuncOp function) {
+/// tiles (data tiling). An input computed by one of `resultOps` is left
+/// alone: the dispatch returns it, so it is written tile by tile from the
+/// tile loop, and a transposed copy would need it whole first. Returns the
+/// transposes created.
+SmallVector<Operation *>
+transposeWeights(RewriterBase &rewriter, func::FuncOp function,
+                 ArrayRef<linalg::LinalgOp> resultOps) {
   SmallVector<Operation *> transposes;
   function.walk([&](linalg::GenericOp op) {
     if (op.getNumReductionLoops() == 0 || op.hasDynamicShape() ||
@@ -62,7 +69,9 @@ SmallVector<Operation *> transposeWeights(RewriterBase &rewriter,
       AffineMap map = op.getMatchingIndexingMap(input);
       auto type = dyn_cast<RankedTensorType>(input->get().getType());
       std::optional<unsigned> position = map.getResultPosition(n);
-      if (!type || !map.isProjectedPermutation() || !position)
+      if (!type || !map.isProjectedPermutation() || !position ||
+          llvm::is_contained(resultOps,
+                             input->get().getDefiningOp<linalg::LinalgOp>()))
         continue;
       auto innermost = cast<AffineDimExpr>(map.getResults().back());
       if (op.getIteratorTypesArray()[innermost.getPosition()] !=
@@ -92,20 +101,76 @@ SmallVector<Operation *> transposeWeights(RewriterBase &rewriter,
   return transposes;
 }
 
-/// The single Linalg op producing every result of `function`, if any. A
+/// The Linalg ops producing the results of `function`, in program order. A
 /// result inserted into a captured tensor (a consumer's padding, formed into
 /// this dispatch) counts as produced by the op computing the inserted value.
-linalg::LinalgOp getResultProducer(func::FuncOp function) {
-  linalg::LinalgOp producer;
+/// Fails if a result comes from anything else.
+FailureOr<SmallVector<linalg::LinalgOp>>
+getResultProducers(func::FuncOp function) {
+  llvm::SetVector<Operation *> producers;
   for (Value value : function.front().getTerminator()->getOperands()) {
     if (auto insert = value.getDefiningOp<tensor::InsertSliceOp>())
       value = insert.getSource();
     auto op = value.getDefiningOp<linalg::LinalgOp>();
-    if (!op || (producer && producer != op))
-      return {};
-    producer = op;
+    if (!op || op->getBlock() != &function.front())
+      return failure();
+    producers.insert(op);
   }
-  return producer;
+  SmallVector<linalg::LinalgOp> result = llvm::map_to_vector(
+      producers, [](Operation *op) { return cast<linalg::LinalgOp>(op); });
+  llvm::sort(result, [](linalg::LinalgOp a, linalg::LinalgOp b) {
+    return a->isBeforeInBlock(b);
+  });
+  return result;
+}
+
+/// The ops of `op`'s block that `op` depends on, through operands and
+/// values its regions capture.
+llvm::SetVector<Operation *> getProducerSlice(Operation *op) {
+  BackwardSliceOptions options;
+  options.omitBlockArguments = true;
+  options.omitUsesFromAbove = false;
+  Block *block = op->getBlock();
+  options.filter = [block](Operation *candidate) {
+    return candidate->getBlock() == block;
+  };
+  llvm::SetVector<Operation *> slice;
+  (void)getBackwardSlice(op, &slice, options);
+  return slice;
+}
+
+/// Whether some result of `op` is read by something other than what tiling
+/// and fusion rewrite (TilingInterface ops, the slices tiling takes, the
+/// tile loops taking it as their destination): returned, inserted into a
+/// captured tensor, or yielded from an enclosing tile loop. Such a
+/// producer, fused, must also write its tiles to a result of the loop.
+bool hasUseOutsideFusion(Operation *op) {
+  for (Operation *user : op->getUsers())
+    if (!isa<TilingInterface, tensor::ExtractSliceOp, LoopLikeOpInterface>(
+            user))
+      return true;
+  return false;
+}
+
+/// How a tile loop fuses `producer` read through `slice`: a producer used
+/// outside the fusion yields its tiles, which the loop writes as they are
+/// only if the tiles partition it: statically shaped and read through a
+/// permutation (a convolution's overlapping windows, a padded or broadcast
+/// read would write elements twice or from dynamic tiles). Such a producer
+/// is not fused and gets a tile loop of its own instead.
+std::optional<scf::SCFTileAndFuseOptions::ControlFnResult>
+getFusion(tensor::ExtractSliceOp slice, Operation *producer) {
+  if (!hasUseOutsideFusion(producer))
+    return scf::SCFTileAndFuseOptions::ControlFnResult{};
+  if (!slice.getType().hasStaticShape())
+    return std::nullopt;
+  for (OpOperand &use : slice->getUses()) {
+    auto consumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    if (!consumer || !consumer.getMatchingIndexingMap(&use).isPermutation())
+      return std::nullopt;
+  }
+  return scf::SCFTileAndFuseOptions::ControlFnResult{
+      /*yieldProducerReplacement=*/true};
 }
 
 struct TileAndFuseDispatchesPass
@@ -121,11 +186,15 @@ struct TileAndFuseDispatchesPass
       targets = {8, 32};
     IRRewriter rewriter(&getContext());
 
-    linalg::LinalgOp root = getResultProducer(function);
-    if (!root || root.hasDynamicShape())
+    FailureOr<SmallVector<linalg::LinalgOp>> resultOps =
+        getResultProducers(function);
+    if (failed(resultOps) || llvm::any_of(*resultOps, [](linalg::LinalgOp op) {
+          return op.hasDynamicShape();
+        }))
       return;
-    unfused = transposeWeights(rewriter, function);
-    if (failed(tileAndFuse(rewriter, root, targets)))
+    unfused = transposeWeights(rewriter, function, *resultOps);
+    multiResult = resultOps->size() > 1;
+    if (failed(tileResultOps(rewriter, function, *resultOps, targets)))
       return signalPassFailure();
     // The weight transposes go 16x16 blocks at a time: vector transposes
     // the AVX-512 shuffle lowering handles, instead of a scalar loop nest.
@@ -152,8 +221,77 @@ struct TileAndFuseDispatchesPass
       return signalPassFailure();
   }
 
+  /// Tiles the ops computing the dispatch's results. One that another
+  /// result op depends on is fused into that op's tile loop and writes its
+  /// tiles from there, as IREE's CPU tiling yields a fused producer's tile
+  /// when the producer is also used outside the root. Result ops no other
+  /// one depends on (siblings: consumers of shared producers) each get a
+  /// tile loop of their own, after any shared producer with reduction
+  /// loops got its own: a matmul is computed once, not once per consumer,
+  /// as IREE fuses a producer into several consumers only if it is
+  /// elementwise (FuseMultiUseElementwiseProducer); shared elementwise
+  /// producers are recomputed in each consumer's tiles.
+  LogicalResult tileResultOps(RewriterBase &rewriter, func::FuncOp function,
+                              ArrayRef<linalg::LinalgOp> resultOps,
+                              ArrayRef<int64_t> targets) {
+    SmallVector<llvm::SetVector<Operation *>> slices = llvm::map_to_vector(
+        resultOps, [](linalg::LinalgOp op) { return getProducerSlice(op); });
+    SmallVector<linalg::LinalgOp> last;
+    for (linalg::LinalgOp op : resultOps)
+      if (llvm::none_of(slices, [&](const llvm::SetVector<Operation *> &slice) {
+            return slice.contains(op);
+          }))
+        last.push_back(op);
+
+    if (last.size() > 1) {
+      llvm::DenseMap<Operation *, unsigned> readers;
+      for (auto [index, op] : llvm::enumerate(resultOps))
+        if (llvm::is_contained(last, op))
+          for (Operation *producer : slices[index])
+            ++readers[producer];
+      SmallVector<linalg::LinalgOp> shared;
+      for (auto [producer, count] : readers) {
+        auto linalgOp = dyn_cast<linalg::LinalgOp>(producer);
+        if (count > 1 && linalgOp && linalgOp.getNumReductionLoops() > 0 &&
+            !llvm::is_contained(unfused, producer))
+          shared.push_back(linalgOp);
+      }
+      llvm::sort(shared, [](linalg::LinalgOp a, linalg::LinalgOp b) {
+        return a->isBeforeInBlock(b);
+      });
+      for (linalg::LinalgOp op : shared)
+        if (failed(tileAndFuse(rewriter, op, targets)))
+          return failure();
+    }
+    for (linalg::LinalgOp op : last)
+      if (failed(tileAndFuse(rewriter, op, targets)))
+        return failure();
+    if (!multiResult)
+      return success();
+    // Result ops not fused into another's loop (see getFusion) get their
+    // own; in program order, so that none is fused into an earlier one.
+    llvm::SetVector<Operation *> left;
+    for (Value value : function.front().getTerminator()->getOperands()) {
+      if (auto insert = value.getDefiningOp<tensor::InsertSliceOp>())
+        value = insert.getSource();
+      if (auto op = value.getDefiningOp<linalg::LinalgOp>())
+        left.insert(op);
+    }
+    SmallVector<Operation *> ordered = left.takeVector();
+    llvm::sort(ordered, [](Operation *a, Operation *b) {
+      return a->isBeforeInBlock(b);
+    });
+    for (Operation *op : ordered)
+      if (failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(op), targets)))
+        return failure();
+    return success();
+  }
+
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp root,
                             ArrayRef<int64_t> targets) {
+    const int64_t reductionTargets[] = {1, 8};
+    if (multiResult && isPlainReduction(root))
+      targets = reductionTargets;
     SmallVector<int64_t> ranges = root.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
     SmallVector<unsigned> parallel;
@@ -212,11 +350,11 @@ struct TileAndFuseDispatchesPass
         .setInterchange(interchange)
         .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     options.setFusionControlFn(
-        [&](tensor::ExtractSliceOp, OpResult producer, bool)
+        [&](tensor::ExtractSliceOp slice, OpResult producer, bool)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
           if (llvm::is_contained(unfused, producer.getOwner()))
             return std::nullopt;
-          return scf::SCFTileAndFuseOptions::ControlFnResult{};
+          return getFusion(slice, producer.getOwner());
         });
     rewriter.setInsertionPoint(root);
     FailureOr<scf::SCFTileAndFuseResult> result =
@@ -224,12 +362,29 @@ struct TileAndFuseDispatchesPass
             rewriter, cast<TilingInterface>(root.getOperation()), options);
     if (failed(result))
       return root.emitOpError("tile and fuse failed");
-    for (OpResult value : root->getResults())
-      rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
-    rewriter.eraseOp(root);
-    SmallVector<Operation *> producers = result->fusedProducers.takeVector();
-    eraseDead(rewriter, producers);
+    replaceFused(rewriter, root, *result);
     return success();
+  }
+
+  /// Replaces `root`, tiled into `result`, and the fused producers the tile
+  /// loops yield, then erases the producers left unused.
+  static void replaceFused(RewriterBase &rewriter, Operation *root,
+                           scf::SCFTileAndFuseResult &result) {
+    for (OpResult value : root->getResults())
+      rewriter.replaceAllUsesWith(value, result.replacements.lookup(value));
+    rewriter.eraseOp(root);
+    // Only uses after the loops can read its results; an op in between
+    // keeps reading the untiled producer.
+    DominanceInfo dominance;
+    Operation *loop = result.loops.front();
+    for (Operation *producer : result.fusedProducers)
+      for (OpResult value : producer->getResults())
+        if (Value replacement = result.replacements.lookup(value))
+          rewriter.replaceUsesWithIf(value, replacement, [&](OpOperand &use) {
+            return dominance.properlyDominates(loop, use.getOwner());
+          });
+    SmallVector<Operation *> producers = result.fusedProducers.takeVector();
+    eraseDead(rewriter, producers);
   }
 
   /// Erases the ops of `ops` left without uses (some only once others are
@@ -292,8 +447,35 @@ struct TileAndFuseDispatchesPass
     return tileWithSizes(rewriter, op, sizes, "the weight transpose");
   }
 
+  /// A reduction such as a sum or max over one loop: no contraction, no
+  /// sliding window. In a multi-result dispatch its tiles take a few rows
+  /// (8 of the innermost parallel dim, 1 of the others) and its loop adds
+  /// each 16-wide step into a per-row vector accumulator, reduced across
+  /// once after the loop: IREE's CPU reduction strategy, instead of a
+  /// 32x768 tile reduced across at every step.
+  static bool isPlainReduction(linalg::LinalgOp op) {
+    if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
+        linalg::isaContractionOpInterface(op) ||
+        isWindowDim(op, reductionDim(op)))
+      return false;
+    // The partial results start from the combiner's neutral element.
+    SmallVector<Operation *> combiners;
+    if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
+        combiners.size() != 1)
+      return false;
+    return arith::getNeutralElement(combiners.front()).has_value();
+  }
+
+  static unsigned reductionDim(linalg::LinalgOp op) {
+    SmallVector<unsigned> dims;
+    op.getReductionDims(dims);
+    return dims.front();
+  }
+
   /// Producers left outside the tile loops (the weight transposes).
   SmallVector<Operation *> unfused;
+  /// Whether the dispatch returns the results of several ops.
+  bool multiResult = false;
 
   LogicalResult tileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
@@ -316,7 +498,39 @@ struct TileAndFuseDispatchesPass
     }
     if (!tiled)
       return success();
-    return tileWithSizes(rewriter, op, sizes, "reduction loops");
+    if (!multiResult)
+      return tileWithSizes(rewriter, op, sizes, "reduction loops");
+    // A result op fused into a reduction's tile (a LayerNorm's centred
+    // input, returned next to its sum of squares) is only vectorizable a
+    // reduction step at a time: it is fused into the reduction loop and
+    // yields its tile from there. Producers with reductions of their own
+    // and values from outside the tile are not recomputed per step.
+    scf::SCFTileAndFuseOptions options;
+    if (isPlainReduction(op))
+      options.tilingOptions
+          .setReductionTilingStrategy(
+              ReductionTilingStrategy::PartialReductionOuterReduction)
+          .setReductionDims({reductionDim(op)});
+    options.tilingOptions.setTileSizes(sizes);
+    options.setFusionControlFn(
+        [&](tensor::ExtractSliceOp slice, OpResult producer, bool isDestination)
+            -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+          auto linalgOp = dyn_cast<linalg::LinalgOp>(producer.getOwner());
+          if (isDestination || !linalgOp ||
+              linalgOp.getNumReductionLoops() > 0 ||
+              linalgOp->getBlock() != op->getBlock() ||
+              llvm::is_contained(unfused, linalgOp.getOperation()))
+            return std::nullopt;
+          return getFusion(slice, linalgOp);
+        });
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTileAndFuseResult> result =
+        scf::tileConsumerAndFuseProducersUsingSCF(
+            rewriter, cast<TilingInterface>(op.getOperation()), options);
+    if (failed(result))
+      return op->emitOpError("tiling reduction loops failed");
+    replaceFused(rewriter, op, *result);
+    return success();
   }
 
   /// Tiles `op` by `sizes` (0: untiled) into scf.for loops and replaces it.

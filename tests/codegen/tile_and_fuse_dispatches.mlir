@@ -232,3 +232,213 @@ func.func @split_conv_dispatch(%input: tensor<1x1x131x16xf32>, %filter: tensor<3
   } -> tensor<1x1x131x32xf32>
   return %conv : tensor<1x1x131x32xf32>
 }
+
+// -----
+
+// Two results from one producer chain (aggressive fusion returns the bias
+// add a later op also needs): the last op (ReLU) is tiled and the bias add,
+// fused into its tiles, writes its tiles from the loop too, as a second
+// shared output, instead of being computed whole outside the loop.
+// CHECK-LABEL: func.func @chain_results_dispatch
+// CHECK:         %[[LOOP:.+]]:2 = scf.forall (%[[J:.+]], %[[I:.+]]) = (0, 0) to (64, 16) step (32, 8) shared_outs(%[[RELU_OUT:.+]] = %{{.+}}, %[[ADD_OUT:.+]] = %{{.+}})
+// CHECK:           linalg.fill
+// CHECK:           linalg.matmul {{.+}} outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:           %[[ADD:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:           %[[RELU:.+]] = linalg.generic {{.+}} ins(%[[ADD]] : tensor<8x32xf32>)
+// CHECK:           scf.forall.in_parallel
+// CHECK-DAG:         tensor.parallel_insert_slice %[[RELU]] into %[[RELU_OUT]][%[[I]], %[[J]]] [8, 32]
+// CHECK-DAG:         tensor.parallel_insert_slice %[[ADD]] into %[[ADD_OUT]][%[[I]], %[[J]]] [8, 32]
+// CHECK:         return %[[LOOP]]#1, %[[LOOP]]#0
+// CHECK-NOT:     linalg.
+#ch_id = affine_map<(d0, d1) -> (d0, d1)>
+#ch_row = affine_map<(d0, d1) -> (d1)>
+func.func @chain_results_dispatch(%a: tensor<16x32xf32>, %b: tensor<32x64xf32>, %bias: tensor<64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>) attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x64xf32>) outs(%fill : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %add = linalg.generic {indexing_maps = [#ch_id, #ch_row, #ch_id], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<16x64xf32>, tensor<64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %relu = linalg.generic {indexing_maps = [#ch_id, #ch_id], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<16x64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %r = arith.maximumf %x, %cst : f32
+    linalg.yield %r : f32
+  } -> tensor<16x64xf32>
+  return %add, %relu : tensor<16x64xf32>, tensor<16x64xf32>
+}
+
+// -----
+
+// BERT's LayerNorm under iree-O2: the centred input is returned next to its
+// sum of squares (the reduction root). The root's tiles take 8 rows; the
+// centred input is fused into them and, a 16-wide step at a time, into the
+// reduction loop, from which it yields its 8x16 tiles (never materialized
+// whole). Each step adds into an 8x16 partial sum, reduced across rows once
+// after the loop (IREE's CPU reduction strategy).
+// CHECK-LABEL: func.func @centred_variance_dispatch
+// CHECK:         %[[LOOP:.+]]:2 = scf.forall (%[[I:.+]]) = (0) to (64) step (8) shared_outs(%[[SUM_OUT:.+]] = %{{.+}}, %[[CENTRED_OUT:.+]] = %{{.+}})
+// CHECK:           %[[CENTRED_TILE:.+]] = tensor.extract_slice %[[CENTRED_OUT]][0, %[[I]], 0] [1, 8, 64]
+// CHECK:           %[[INIT:.+]] = linalg.fill {{.+}} -> tensor<1x8xf32>
+// CHECK:           %[[ZERO:.+]] = linalg.fill {{.+}} -> tensor<1x8x16xf32>
+// CHECK:           %[[STEPS:.+]]:2 = scf.for %[[K:.+]] = %c0 to %c64 step %c16 iter_args(%[[PARTIAL:.+]] = %[[ZERO]], %[[CENTRED:.+]] = %[[CENTRED_TILE]])
+// CHECK:             %[[SUB:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x8x16xf32>)
+// CHECK:               arith.subf
+// CHECK:             %[[SQUARES:.+]] = linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[SUB]] : tensor<1x8x16xf32>) outs(%[[PARTIAL]] : tensor<1x8x16xf32>)
+// CHECK:             %[[WRITTEN:.+]] = tensor.insert_slice %[[SUB]] into %[[CENTRED]][0, 0, %[[K]]] [1, 8, 16]
+// CHECK:             scf.yield %[[SQUARES]], %[[WRITTEN]]
+// CHECK:           %[[SUM:.+]] = linalg.reduce ins(%[[STEPS]]#0 : tensor<1x8x16xf32>) outs(%[[INIT]] : tensor<1x8xf32>) dimensions = [2]
+// CHECK:           scf.forall.in_parallel
+// CHECK-DAG:         tensor.parallel_insert_slice %[[SUM]] into %[[SUM_OUT]][0, %[[I]]] [1, 8]
+// CHECK-DAG:         tensor.parallel_insert_slice %[[STEPS]]#1 into %[[CENTRED_OUT]][0, %[[I]], 0] [1, 8, 64]
+// CHECK:         return %[[LOOP]]#1, %[[LOOP]]#0
+// Vectorized, each step is elementwise on 8x16 vectors, the reduction
+// across a row happens once per tile.
+// VEC-LABEL:   func.func @centred_variance_dispatch
+// VEC-NOT:       linalg.
+// VEC:           scf.for {{.+}} -> (tensor<1x8x16xf32>, tensor<1x8x64xf32>)
+// VEC:             %[[D:.+]] = arith.subf %{{.+}}, %{{.+}} : vector<8x16xf32>
+// VEC:             vector.transfer_write %[[D]]
+// VEC:             %[[SQ:.+]] = arith.mulf %[[D]], %[[D]] : vector<8x16xf32>
+// VEC:             arith.addf %[[SQ]], %{{.+}} : vector<8x16xf32>
+// VEC:           vector.multi_reduction <add>, %{{.+}}, %{{.+}} [2] : vector<1x8x16xf32> to vector<1x8xf32>
+// VEC-NOT:       linalg.
+#ln_id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#ln_row = affine_map<(d0, d1, d2) -> (d0, d1, 0)>
+#ln_sum = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @centred_variance_dispatch(%x: tensor<1x64x64xf32>, %mean: tensor<1x64x1xf32>) -> (tensor<1x64x64xf32>, tensor<1x64xf32>) attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty_sum = tensor.empty() : tensor<1x64xf32>
+  %empty = tensor.empty() : tensor<1x64x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %centred = linalg.generic {indexing_maps = [#ln_id, #ln_row, #ln_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x, %mean : tensor<1x64x64xf32>, tensor<1x64x1xf32>) outs(%empty : tensor<1x64x64xf32>) {
+  ^bb0(%in: f32, %m: f32, %o: f32):
+    %d = arith.subf %in, %m : f32
+    linalg.yield %d : f32
+  } -> tensor<1x64x64xf32>
+  %sum = linalg.generic {indexing_maps = [#ln_id, #ln_sum], iterator_types = ["parallel", "parallel", "reduction"]} ins(%centred : tensor<1x64x64xf32>) outs(%fill : tensor<1x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %sq = arith.mulf %in, %in : f32
+    %s = arith.addf %sq, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64xf32>
+  return %centred, %sum : tensor<1x64x64xf32>, tensor<1x64xf32>
+}
+
+// -----
+
+// Sibling results (--horizontal-contractions: several consumers of one
+// matmul, each returned): the shared matmul, which has reduction loops, is
+// tiled first on its own and computed once; each consumer then gets its
+// own loop, recomputing the cheap shared bias add in its tiles.
+// CHECK-LABEL: func.func @sibling_results_dispatch
+// CHECK:         %[[MM:.+]] = scf.forall
+// CHECK:           linalg.fill
+// CHECK:           linalg.matmul
+// CHECK-NOT:       linalg.generic
+// CHECK:         %[[EXP:.+]] = scf.forall
+// CHECK:           tensor.extract_slice %[[MM]]
+// CHECK:           %[[ADD1:.+]] = linalg.generic
+// CHECK:           linalg.generic {{.+}} ins(%[[ADD1]] : tensor<8x32xf32>)
+// CHECK:             math.exp
+// CHECK:         %[[NEG:.+]] = scf.forall
+// CHECK:           tensor.extract_slice %[[MM]]
+// CHECK:           %[[ADD2:.+]] = linalg.generic
+// CHECK:           linalg.generic {{.+}} ins(%[[ADD2]] : tensor<8x32xf32>)
+// CHECK:             arith.negf
+// CHECK:         return %[[EXP]], %[[NEG]]
+// CHECK-NOT:     linalg.
+#sib_id = affine_map<(d0, d1) -> (d0, d1)>
+#sib_row = affine_map<(d0, d1) -> (d1)>
+func.func @sibling_results_dispatch(%a: tensor<16x32xf32>, %b: tensor<32x64xf32>, %bias: tensor<64xf32>) -> (tensor<16x64xf32>, tensor<16x64xf32>) attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x32xf32>, tensor<32x64xf32>) outs(%fill : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %add = linalg.generic {indexing_maps = [#sib_id, #sib_row, #sib_id], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<16x64xf32>, tensor<64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  %exp = linalg.generic {indexing_maps = [#sib_id, #sib_id], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<16x64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %e = math.exp %x : f32
+    linalg.yield %e : f32
+  } -> tensor<16x64xf32>
+  %neg = linalg.generic {indexing_maps = [#sib_id, #sib_id], iterator_types = ["parallel", "parallel"]} ins(%add : tensor<16x64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %n = arith.negf %x : f32
+    linalg.yield %n : f32
+  } -> tensor<16x64xf32>
+  return %exp, %neg : tensor<16x64xf32>, tensor<16x64xf32>
+}
+
+// -----
+
+// A returned producer read through a broadcast: the consumer's tiles would
+// each write the same producer tile, so it is not fused; it gets a tile
+// loop of its own first, whose result the consumer's loop reads.
+// CHECK-LABEL: func.func @broadcast_result_dispatch
+// CHECK:         %[[SCALE:.+]] = scf.forall (%{{.+}}) = (0) to (64) step (32)
+// CHECK:           arith.mulf
+// CHECK:         %[[OUT:.+]] = scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 16) step (32, 8)
+// CHECK:           tensor.extract_slice %[[SCALE]]
+// CHECK-NOT:       arith.mulf
+// CHECK:           arith.addf
+// CHECK:         return %[[SCALE]], %[[OUT]]
+// CHECK-NOT:     linalg.
+#bc_id = affine_map<(d0, d1) -> (d0, d1)>
+#bc_row = affine_map<(d0, d1) -> (d1)>
+#bc_1d = affine_map<(d0) -> (d0)>
+func.func @broadcast_result_dispatch(%x: tensor<16x64xf32>, %w: tensor<64xf32>) -> (tensor<64xf32>, tensor<16x64xf32>) attributes {dispatchlab.dispatch} {
+  %two = arith.constant 2.0 : f32
+  %empty_w = tensor.empty() : tensor<64xf32>
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %scale = linalg.generic {indexing_maps = [#bc_1d, #bc_1d], iterator_types = ["parallel"]} ins(%w : tensor<64xf32>) outs(%empty_w : tensor<64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %m = arith.mulf %in, %two : f32
+    linalg.yield %m : f32
+  } -> tensor<64xf32>
+  %out = linalg.generic {indexing_maps = [#bc_id, #bc_row, #bc_id], iterator_types = ["parallel", "parallel"]} ins(%x, %scale : tensor<16x64xf32>, tensor<64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %a = arith.addf %in, %s : f32
+    linalg.yield %a : f32
+  } -> tensor<16x64xf32>
+  return %scale, %out : tensor<64xf32>, tensor<16x64xf32>
+}
+
+// -----
+
+// A reduction whose combiner has no neutral element (a compare-and-select
+// max) cannot start partial results: with a returned producer it keeps the
+// full reduction, the producer still fused into its loop.
+// CHECK-LABEL: func.func @select_reduction_dispatch
+// CHECK:         scf.for {{.+}} iter_args({{.+}}) -> (tensor<16xf32>, tensor<16x64xf32>)
+// CHECK:           linalg.generic {{.+}} outs(%{{.+}} : tensor<16x16xf32>)
+// CHECK:             arith.negf
+// CHECK:           linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]} ins(%{{.+}} : tensor<16x16xf32>) outs(%{{.+}} : tensor<16xf32>)
+// CHECK:             arith.select
+// CHECK-NOT:     linalg.reduce
+// VEC-LABEL:   func.func @select_reduction_dispatch
+#sel_id = affine_map<(d0, d1) -> (d0, d1)>
+#sel_row = affine_map<(d0, d1) -> (d0)>
+func.func @select_reduction_dispatch(%x: tensor<16x64xf32>) -> (tensor<16x64xf32>, tensor<16xf32>) attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %empty_max = tensor.empty() : tensor<16xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_max : tensor<16xf32>) -> tensor<16xf32>
+  %neg = linalg.generic {indexing_maps = [#sel_id, #sel_id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<16x64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = arith.negf %a : f32
+    linalg.yield %v : f32
+  } -> tensor<16x64xf32>
+  %max = linalg.generic {indexing_maps = [#sel_id, #sel_row], iterator_types = ["parallel", "reduction"]} ins(%neg : tensor<16x64xf32>) outs(%fill : tensor<16xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %c = arith.cmpf ogt, %a, %acc : f32
+    %v = arith.select %c, %a, %acc : f32
+    linalg.yield %v : f32
+  } -> tensor<16xf32>
+  return %neg, %max : tensor<16x64xf32>, tensor<16xf32>
+}
