@@ -6,6 +6,7 @@
 #include "llvm/Support/Error.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -20,6 +21,8 @@ llvm::StringRef stringify(InputSource source) {
     return "parameter";
   case InputSource::Random:
     return "random";
+  case InputSource::Packed:
+    return "packed";
   }
   llvm_unreachable("unknown input source");
 }
@@ -62,6 +65,11 @@ makeInputs(const CompiledModel &model,
 
   ModelInputs result;
   for (auto [index, input] : llvm::enumerate(model.inputs)) {
+    if (input.packedResult) {
+      result.arrays.emplace_back(input.type, input.shape);
+      result.sources.push_back(InputSource::Packed);
+      continue;
+    }
     auto file = files.find(input.name);
     if (file != files.end()) {
       if (file->second.type != input.type ||
@@ -117,6 +125,35 @@ std::vector<int64_t> makeDescriptor(HostArray &array) {
   descriptor.insert(descriptor.end(), strides.begin(), strides.end());
   return descriptor;
 }
+/// Calls the initializer: the weights it reads are in, the packed inputs
+/// out.
+bool runInitializer(const CompiledModel &model, std::vector<HostArray> &inputs,
+                    std::string &error) {
+  llvm::Expected<void (*)(void **)> function =
+      model.engine->lookupPacked(model.initializerSymbol);
+  if (!function) {
+    error = llvm::toString(function.takeError());
+    return false;
+  }
+  std::vector<std::vector<int64_t>> descriptors;
+  for (unsigned index : model.initializerArguments)
+    descriptors.push_back(makeDescriptor(inputs[index]));
+  std::vector<std::pair<unsigned, unsigned>> packed;
+  for (auto [index, input] : llvm::enumerate(model.inputs))
+    if (input.packedResult)
+      packed.emplace_back(*input.packedResult, index);
+  llvm::sort(packed);
+  for (auto [result, index] : packed)
+    descriptors.push_back(makeDescriptor(inputs[index]));
+  std::vector<void *> pointers;
+  for (std::vector<int64_t> &descriptor : descriptors)
+    pointers.push_back(descriptor.data());
+  std::vector<void *> arguments;
+  for (void *&pointer : pointers)
+    arguments.push_back(&pointer);
+  (*function)(arguments.data());
+  return true;
+}
 } // namespace
 
 std::optional<PreparedCall>
@@ -125,8 +162,27 @@ PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
   if (outputs.empty())
     for (const TensorSignature &output : model.outputs)
       outputs.emplace_back(output.type, output.shape);
-
+  if (inputs.size() < model.inputs.size()) {
+    error = "the model takes " + std::to_string(model.inputs.size()) +
+            " inputs, " + std::to_string(inputs.size()) + " given";
+    return std::nullopt;
+  }
+  for (auto [input, array] : llvm::zip_first(model.inputs, inputs))
+    if (array.type != input.type || array.shape != input.shape) {
+      error = "input '" + input.name + "' is " +
+              describe(input.type, input.shape) + " but the array holds " +
+              describe(array.type, array.shape);
+      return std::nullopt;
+    }
   PreparedCall call;
+  if (!model.initializerSymbol.empty()) {
+    auto start = std::chrono::steady_clock::now();
+    if (!runInitializer(model, inputs, error))
+      return std::nullopt;
+    call.initializerSeconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+            .count();
+  }
   llvm::Expected<void (*)(void **)> function =
       model.engine->lookupPacked(model.entrySymbol);
   if (!function) {
@@ -134,8 +190,8 @@ PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
     return std::nullopt;
   }
   call.function = *function;
-  for (HostArray &array : inputs)
-    call.descriptors.push_back(makeDescriptor(array));
+  for (unsigned index = 0; index < model.inputs.size(); ++index)
+    call.descriptors.push_back(makeDescriptor(inputs[index]));
   for (HostArray &array : outputs)
     call.descriptors.push_back(makeDescriptor(array));
   // Moving the vectors later keeps these addresses: their storage moves.

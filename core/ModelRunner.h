@@ -21,8 +21,9 @@
 
 namespace dispatchlab {
 
-/// Where an input's values came from.
-enum class InputSource { File, Parameter, Random };
+/// Where an input's values came from. A packed weight is computed from
+/// the weights by the model's initializer (PreparedCall runs it).
+enum class InputSource { File, Parameter, Random, Packed };
 llvm::StringRef stringify(InputSource source);
 
 struct ModelInputs {
@@ -47,17 +48,23 @@ makeInputs(const CompiledModel &model,
 /// storage.
 class PreparedCall {
 public:
-  /// Allocates `outputs` when empty. Fails with `error` when the entry point
-  /// is missing.
+  /// Allocates `outputs` when empty and runs the model's initializer, which
+  /// fills the packed inputs from the weights. `inputs` may hold more arrays
+  /// than the model takes: another variant's packed weights, which follow
+  /// the inputs all variants share. Fails with `error` when an entry point
+  /// is missing or an array does not match its input.
   static std::optional<PreparedCall> create(const CompiledModel &model,
                                             std::vector<HostArray> &inputs,
                                             std::vector<HostArray> &outputs,
                                             std::string &error);
   void operator()() { function(arguments.data()); }
+  /// Seconds the initializer took in create() (0 without one).
+  double getInitializerSeconds() const { return initializerSeconds; }
 
 private:
   PreparedCall() = default;
   void (*function)(void **) = nullptr;
+  double initializerSeconds = 0;
   /// One ranked memref descriptor per input, then per output; the packed
   /// entry point takes a pointer to each pointer to a descriptor.
   std::vector<std::vector<int64_t>> descriptors;

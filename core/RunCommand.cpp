@@ -257,6 +257,8 @@ struct Measurement {
   std::vector<int> pinnedCpus;
   /// How freed host memory is treated between calls (retainFreedMemory).
   std::string allocator;
+  /// The initializer's one run before the timed calls (packing weights).
+  double initializerSeconds = 0;
   int64_t peakRssBytes = 0;
 };
 
@@ -442,12 +444,18 @@ void printTable(const CompiledVariant &variant,
      << "  (warm-up: " << measurement.latency.warmupCalls << " calls)\n";
   os << "Memory (bytes): peak RSS " << measurement.peakRssBytes
      << "  code size " << model.codeSizeBytes << "  transient peak "
-     << model.transientPeakBytes << "\n";
+     << model.transientPeakBytes << "  packed weights " << model.packedBytes
+     << "\n";
   int64_t random = llvm::count(inputs.sources, InputSource::Random);
-  os << "Inputs: " << model.inputs.size() << " (" << random << " random, "
-     << llvm::count(inputs.sources, InputSource::File) << " from files, "
-     << llvm::count(inputs.sources, InputSource::Parameter)
-     << " model weights)\n";
+  int64_t packed = llvm::count(inputs.sources, InputSource::Packed);
+  os << "Inputs: " << model.inputs.size() - packed << " (" << random
+     << " random, " << llvm::count(inputs.sources, InputSource::File)
+     << " from files, " << llvm::count(inputs.sources, InputSource::Parameter)
+     << " model weights)";
+  if (packed)
+    os << llvm::formatv("; the initializer packs {0} weight(s) in {1:F1} ms",
+                        packed, measurement.initializerSeconds * 1e3);
+  os << "\n";
   for (const DispatchTemporaries &temporaries : model.temporaries)
     if (temporaries.allocations)
       os << "Temporaries: " << temporaries.dispatch << " allocates "
@@ -574,13 +582,15 @@ int runRunCommand() {
   std::optional<PreparedCall> call =
       PreparedCall::create(model, inputs->arrays, outputs, message);
   std::optional<LatencyMeasurement> latency;
-  if (call)
+  if (call) {
+    measurement.initializerSeconds = call->getInitializerSeconds();
     latency = measureLatency(
         [&](std::string &) {
           (*call)();
           return true;
         },
         repetitions, warmupSeconds, message);
+  }
   if (!latency) {
     error() << "calling the model failed: " << message << "\n";
     return 1;
@@ -700,6 +710,8 @@ int runRunCommand() {
         {"peak_rss_bytes", measurement.peakRssBytes},
         {"code_size_bytes", model.codeSizeBytes},
         {"transient_peak_bytes", model.transientPeakBytes},
+        {"packed_weight_bytes", model.packedBytes},
+        {"initializer_seconds", measurement.initializerSeconds},
         {"inputs", signatureJson(model.inputs, &inputs->sources)},
         {"outputs", signatureJson(model.outputs, nullptr)},
         {"checks", std::move(checkJson)},

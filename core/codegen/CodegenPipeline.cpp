@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/InitAllDialects.h"
@@ -34,6 +35,8 @@ namespace {
 /// loops so they stay in registers.
 constexpr const char *kOutlinePipeline = "dispatchlab-outline-dispatch-regions";
 constexpr const char *kTilePipeline =
+    "func.func(dispatchlab-transpose-weights),"
+    "dispatchlab-hoist-parameter-packing,"
     "func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize,cse,"
     "dispatchlab-vectorize-dispatches,canonicalize,cse,"
     "loop-invariant-subset-hoisting,canonicalize,cse)";
@@ -175,6 +178,55 @@ LogicalResult readSignature(func::FuncOp host, CompiledModel &compiled) {
     if (failed(signature))
       return failure();
     compiled.outputs.push_back(std::move(*signature));
+  }
+  return success();
+}
+
+/// The packed weights HoistParameterPacking gave the host (arguments after
+/// its own), each named after its weight, and the initializer computing
+/// them.
+LogicalResult readPackedInputs(ModuleOp module, StringRef hostName,
+                               CompiledModel &compiled) {
+  auto host = module.lookupSymbol<func::FuncOp>(hostName);
+  func::FuncOp initializer;
+  for (auto function : module.getOps<func::FuncOp>())
+    if (auto of =
+            function->getAttrOfType<FlatSymbolRefAttr>(kInitializerOfAttr))
+      if (of.getValue() == hostName)
+        initializer = function;
+  if (!initializer)
+    return success();
+  compiled.initializerSymbol = "_mlir_ciface_" + initializer.getName().str();
+  for (unsigned index = 0; index < initializer.getNumArguments(); ++index)
+    compiled.initializerArguments.push_back(
+        initializer.getArgAttrOfType<IntegerAttr>(index, kHostArgumentAttr)
+            .getInt());
+  Operation *terminator = initializer.front().getTerminator();
+  for (unsigned index = compiled.inputs.size(); index < host.getNumArguments();
+       ++index) {
+    BlockArgument argument = host.getArgument(index);
+    auto tag = host.getArgAttrOfType<IntegerAttr>(index, kPackedAttr);
+    if (!tag || tag.getInt() >= terminator->getNumOperands())
+      return host.emitError("argument ")
+             << index << " was added by codegen but is no packed weight";
+    std::string name = "packed" + std::to_string(tag.getInt());
+    if (auto transpose = terminator->getOperand(tag.getInt())
+                             .getDefiningOp<linalg::TransposeOp>())
+      if (auto weight = dyn_cast<BlockArgument>(transpose.getInput()))
+        name = compiled
+                   .inputs[compiled.initializerArguments[weight.getArgNumber()]]
+                   .name +
+               ".packed";
+    FailureOr<TensorSignature> signature =
+        getSignature(argument.getType(), name, argument.getLoc());
+    if (failed(signature))
+      return failure();
+    signature->packedResult = tag.getInt();
+    int64_t bytes = getElementBytes(signature->type);
+    for (int64_t dim : signature->shape)
+      bytes *= dim;
+    compiled.packedBytes += bytes;
+    compiled.inputs.push_back(std::move(*signature));
   }
   return success();
 }
@@ -330,7 +382,9 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   }
   compiled.pipeline =
       tensorPipeline + "," + kBufferizePipeline + "," + loweringPipeline;
+  std::string hostName = host->getName().str();
   if (failed(runPipeline(module, tensorPipeline)) ||
+      failed(readPackedInputs(module, hostName, compiled)) ||
       failed(runPipeline(module, kBufferizePipeline)))
     return failure();
   // The runner passes one descriptor per input, then per output.

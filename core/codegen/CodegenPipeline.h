@@ -17,6 +17,7 @@
 #include "mlir/IR/DialectRegistry.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct TensorSignature {
   /// weight argument; empty for model inputs.
   std::string parameter;
   std::string parameterExpr;
+  /// For a weight in a packed layout: the result of the initializer that
+  /// computes it (CompiledModel::initializer).
+  std::optional<unsigned> packedResult;
 };
 
 /// Buffers a dispatch still allocates after bufferization, beyond its
@@ -51,6 +55,16 @@ struct CompiledModel {
   std::string entrySymbol;
   std::vector<TensorSignature> inputs;
   std::vector<TensorSignature> outputs;
+  /// Symbol (for invokePacked) of the function computing the packed weight
+  /// layouts from the weights, run once before timed calls (IREE's
+  /// initializers); empty when nothing is packed. It takes `inputs[i]` for
+  /// each i of `initializerArguments`, then one out-parameter per packed
+  /// input, in packedResult order.
+  std::string initializerSymbol;
+  std::vector<unsigned> initializerArguments;
+  /// Bytes of the packed layouts: memory the model holds beside its
+  /// weights.
+  int64_t packedBytes = 0;
   std::vector<DispatchTemporaries> temporaries;
   /// Peak total of the host function's buffers between dispatches
   /// (computeTransientPeakBytes).

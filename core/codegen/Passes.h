@@ -19,6 +19,25 @@ namespace dispatchlab {
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "dispatchlab.dispatch";
 
+/// Argument attributes of a model's host function: the weight an argument
+/// holds (set by the ONNX importer; `_expr` when derived from weights), and
+/// for a weight in a packed layout, the result of the initializer
+/// (HoistParameterPacking) it binds to.
+inline constexpr llvm::StringLiteral kParameterAttr = "dispatchlab.parameter";
+inline constexpr llvm::StringLiteral kParameterExprAttr =
+    "dispatchlab.parameter_expr";
+inline constexpr llvm::StringLiteral kPackedAttr = "dispatchlab.packed";
+/// On the initializer: the host it belongs to, and per argument the host
+/// argument (a weight) it is bound to.
+inline constexpr llvm::StringLiteral kInitializerOfAttr =
+    "dispatchlab.initializer_of";
+inline constexpr llvm::StringLiteral kHostArgumentAttr =
+    "dispatchlab.host_argument";
+/// Marks the transposes TransposeWeights creates: tiled on their own, never
+/// fused into a tile loop.
+inline constexpr llvm::StringLiteral kWeightTransposeAttr =
+    "dispatchlab.weight_transpose";
+
 /// The external functions InstrumentDispatchCalls calls around each dispatch
 /// call, with the call site's index (i64), and the module attribute naming
 /// each index's callee (an array of strings).

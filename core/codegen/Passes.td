@@ -70,6 +70,48 @@ def InstrumentDispatchCallsPass
                            "mlir::arith::ArithDialect"];
 }
 
+def TransposeWeightsPass
+    : Pass<"dispatchlab-transpose-weights", "mlir::func::FuncOp"> {
+  let summary = "Read contraction weights with the output's innermost dim "
+                "innermost";
+  let description = [{
+    In a dispatch function, an input of a contraction or convolution generic
+    that holds the output's innermost dim (n) but has a reduction dim
+    innermost (a PyTorch filter [f, kh, kw, c], a transposed matmul rhs) is
+    replaced by a `linalg.transpose` of it moving n innermost, and the op's
+    indexing map is permuted to match. The register tiles of
+    TileAndFuseDispatches then read rows of contiguous n for their outer
+    products (IREE packs matmul operands for its tiles for the same
+    reason); HoistParameterPacking moves the transposes of weights out to
+    an initializer, and TileAndFuseDispatches tiles those left.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
+def HoistParameterPackingPass
+    : Pass<"dispatchlab-hoist-parameter-packing", "mlir::ModuleOp"> {
+  let summary = "Move weight transposes out of dispatches into an initializer";
+  let description = [{
+    A `linalg.transpose` inside a dispatch whose input is a weight of the
+    model (a host argument tagged `dispatchlab.parameter` or
+    `dispatchlab.parameter_expr`) moves to a public function
+    `@<host>_initializer`, taking the weights and returning their packed
+    layouts; the host gets one argument per packed layout (tagged
+    `dispatchlab.packed` with the initializer result), the dispatch reads it
+    instead of transposing, and a weight argument the dispatch no longer
+    reads is dropped. The runner calls the initializer once per prepared
+    call, so timed calls do not pack. This mirrors IREE's const-expr
+    hoisting of weight-only computations (data-tiling's packs of weights
+    among them) into initializers. One packed layout per weight and
+    permutation, however many dispatches read it.
+  }];
+  let dependentDialects = ["mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def TileAndFuseDispatchesPass
     : Pass<"dispatchlab-tile-and-fuse-dispatches", "mlir::func::FuncOp"> {
   let summary = "Tile each dispatch's last op and fuse its producers into "
@@ -89,11 +131,10 @@ def TileAndFuseDispatchesPass
     matmul result (iree-org/iree#8303). Reduction loops of the tiled ops are
     then tiled by `reduction-tile-size`, except a convolution's filter
     window dims, tiled to 1 so that each step is a contraction over channels
-    (IREE decomposes 2-D convolutions into 1-D ones the same way). A
-    weight operand read with a reduction dim innermost (a PyTorch filter
-    [f, kh, kw, c]) is first transposed, outside the tile loops and in
-    16x16 blocks, so that outer products read contiguous rows of it (IREE
-    packs matmul operands for the same reason). A tile
+    (IREE decomposes 2-D convolutions into 1-D ones the same way). The
+    weight transposes TransposeWeights left in the dispatch (those of model
+    inputs; weights go to the initializer) stay outside the tile loops and
+    are tiled in 16x16 blocks of their own. A tile
     size is the largest divisor of the loop's extent not above the target,
     so every tile is full and statically shaped (vectorizable without
     masks); a long extent with no divisor near the target (under half of

@@ -41,66 +41,6 @@ bool isWindowDim(linalg::LinalgOp op, unsigned dim) {
   return false;
 }
 
-/// For a contraction or convolution generic whose weight-like input has the
-/// output's innermost dim (n) but a reduction dim innermost (a PyTorch
-/// filter [f, kh, kw, c], a transposed matmul rhs), a linalg.transpose of
-/// that input moving n innermost, read by the op instead. Each register
-/// tile then reads rows of 32 contiguous n for its outer products rather
-/// than transposing a 32x16 tile in registers per reduction step (3.5x
-/// slower on a ResNet 1x1 convolution); the transpose runs once per call,
-/// outside the tile loops, the way IREE packs a matmul operand for its
-/// tiles (data tiling). An input computed by one of `resultOps` is left
-/// alone: the dispatch returns it, so it is written tile by tile from the
-/// tile loop, and a transposed copy would need it whole first. Returns the
-/// transposes created.
-SmallVector<Operation *>
-transposeWeights(RewriterBase &rewriter, func::FuncOp function,
-                 ArrayRef<linalg::LinalgOp> resultOps) {
-  SmallVector<Operation *> transposes;
-  function.walk([&](linalg::GenericOp op) {
-    if (op.getNumReductionLoops() == 0 || op.hasDynamicShape() ||
-        op.getNumDpsInits() != 1)
-      return;
-    auto n = dyn_cast<AffineDimExpr>(
-        op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults().back());
-    if (!n)
-      return;
-    for (OpOperand *input : op.getDpsInputOperands()) {
-      AffineMap map = op.getMatchingIndexingMap(input);
-      auto type = dyn_cast<RankedTensorType>(input->get().getType());
-      std::optional<unsigned> position = map.getResultPosition(n);
-      if (!type || !map.isProjectedPermutation() || !position ||
-          llvm::is_contained(resultOps,
-                             input->get().getDefiningOp<linalg::LinalgOp>()))
-        continue;
-      auto innermost = cast<AffineDimExpr>(map.getResults().back());
-      if (op.getIteratorTypesArray()[innermost.getPosition()] !=
-          utils::IteratorType::reduction)
-        continue;
-      SmallVector<int64_t> permutation;
-      for (unsigned dim = 0; dim < map.getNumResults(); ++dim)
-        if (dim != *position)
-          permutation.push_back(dim);
-      permutation.push_back(*position);
-      rewriter.setInsertionPoint(op);
-      Value init = tensor::EmptyOp::create(
-          rewriter, op.getLoc(), applyPermutation(type.getShape(), permutation),
-          type.getElementType());
-      auto transpose = linalg::TransposeOp::create(
-          rewriter, op.getLoc(), input->get(), init, permutation);
-      SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-      maps[input->getOperandNumber()] = map.getSubMap(llvm::map_to_vector(
-          permutation, [](int64_t dim) { return unsigned(dim); }));
-      rewriter.modifyOpInPlace(op, [&] {
-        input->set(transpose->getResult(0));
-        op.setIndexingMapsAttr(rewriter.getAffineMapArrayAttr(maps));
-      });
-      transposes.push_back(transpose);
-    }
-  });
-  return transposes;
-}
-
 /// The Linalg ops producing the results of `function`, in program order. A
 /// result inserted into a captured tensor (a consumer's padding, formed into
 /// this dispatch) counts as produced by the op computing the inserted value.
@@ -192,7 +132,13 @@ struct TileAndFuseDispatchesPass
           return op.hasDynamicShape();
         }))
       return;
-    unfused = transposeWeights(rewriter, function, *resultOps);
+    // TransposeWeights' copies of weights left in the dispatch (those of
+    // model inputs) run outside the tile loops, tiled on their own.
+    unfused.clear();
+    function.walk([&](linalg::TransposeOp transpose) {
+      if (transpose->hasAttr(kWeightTransposeAttr))
+        unfused.push_back(transpose);
+    });
     multiResult = resultOps->size() > 1;
     if (failed(tileResultOps(rewriter, function, *resultOps, targets)))
       return signalPassFailure();

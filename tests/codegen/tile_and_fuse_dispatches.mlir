@@ -1,5 +1,5 @@
-// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize,cse))' | FileCheck %s
-// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize,cse,dispatchlab-vectorize-dispatches,canonicalize,cse))' | FileCheck %s --check-prefix=VEC
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-transpose-weights,dispatchlab-tile-and-fuse-dispatches,canonicalize,cse))' | FileCheck %s
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-transpose-weights,dispatchlab-tile-and-fuse-dispatches,canonicalize,cse,dispatchlab-vectorize-dispatches,canonicalize,cse))' | FileCheck %s --check-prefix=VEC
 
 // Seed 004's dispatch: exp is tiled 3x7 (largest divisors of 33 and 49 not
 // above 8 and 32) by one scf.forall over the independent tiles (what
