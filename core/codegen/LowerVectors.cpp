@@ -35,6 +35,10 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     // Transcendentals LLVM has no vector code for (it would call libm once
     // per lane) become polynomials in vector arithmetic, as IREE's CPU
     // backend does.
+    // powf by a small constant exponent (LayerNorm's variance squares with
+    // powf(x, 2.0)) becomes multiplications, as IREE's math transforms do,
+    // instead of a libm call per lane.
+    populateMathAlgebraicSimplificationPatterns(patterns);
     populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
       return llvm::is_contained(
           {math::ErfOp::getOperationName(), math::TanhOp::getOperationName(),

@@ -256,10 +256,13 @@ struct TileAndFuseDispatchesPass
                            : 1;
       int64_t size = getFullTileSize(ranges[loop], target);
       // A long extent without a divisor near the target (BERT's 30522-word
-      // vocabulary, 131x131 feature maps) would get slivers of tiles; the
-      // op is split instead into a part of full target-sized tiles and a
-      // remainder, each tiled on its own (IREE peels the remainder).
-      if (ranges[loop] >= 8 * target && 2 * size < target) {
+      // vocabulary, 131x131 feature maps), or any extent above the target
+      // with no divisor at all (17x17 maps: 17 tiles of one row), would get
+      // slivers of tiles; the op is split instead into a part of full
+      // target-sized tiles and a remainder, each tiled on its own (IREE
+      // peels the remainder).
+      if ((ranges[loop] >= 8 * target && 2 * size < target) ||
+          (!multiResult && target > 1 && ranges[loop] > target && size == 1)) {
         rewriter.setInsertionPoint(root);
         auto [head, tail] = linalg::splitOp(
             rewriter, cast<TilingInterface>(root.getOperation()), loop,

@@ -172,7 +172,7 @@ func.func @depthwise_dispatch(%input: tensor<1x18x18x64xf32>, %filter: tensor<3x
 
 // -----
 
-// 262 columns (at least 8 tiles) have no divisor near 32 (262 = 2 x 131): the bias add is split
+// 262 columns have no divisor near 32 (262 = 2 x 131): the bias add is split
 // at column 256 into a part of 32-wide tiles and a 6-wide remainder, and
 // each part computes the matmul (and its fill) on its own columns only.
 // CHECK-LABEL: func.func @split_remainder_dispatch
@@ -200,6 +200,28 @@ func.func @split_remainder_dispatch(%a: tensor<20x64xf32>, %b: tensor<64x262xf32
     linalg.yield %s : f32
   } -> tensor<20x262xf32>
   return %add : tensor<20x262xf32>
+}
+
+// -----
+
+// 17 rows, prime: rather than 17 tiles of one row, 16 rows in tiles of 8
+// and a one-row remainder.
+// CHECK-LABEL: func.func @split_prime_rows_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (64, 16) step (32, 8)
+// CHECK:           math.exp {{.+}} : f32
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [16, 64] [1, 1]
+// CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (64) step (32)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<1x32xf32>)
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][16, 0] [1, 64] [1, 1]
+#id17 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @split_prime_rows_dispatch(%x: tensor<17x64xf32>) -> tensor<17x64xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<17x64xf32>
+  %exp = linalg.generic {indexing_maps = [#id17, #id17], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<17x64xf32>) outs(%empty : tensor<17x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<17x64xf32>
+  return %exp : tensor<17x64xf32>
 }
 
 // -----
