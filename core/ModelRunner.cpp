@@ -125,6 +125,23 @@ std::vector<int64_t> makeDescriptor(HostArray &array) {
   descriptor.insert(descriptor.end(), strides.begin(), strides.end());
   return descriptor;
 }
+} // namespace
+
+void PackedArguments::add(HostArray &array) {
+  descriptors.push_back(makeDescriptor(array));
+}
+
+void **PackedArguments::get() {
+  descriptorPointers.clear();
+  arguments.clear();
+  for (std::vector<int64_t> &descriptor : descriptors)
+    descriptorPointers.push_back(descriptor.data());
+  for (void *&pointer : descriptorPointers)
+    arguments.push_back(&pointer);
+  return arguments.data();
+}
+
+namespace {
 /// Calls the initializer: the weights it reads are in, the packed inputs
 /// out.
 bool runInitializer(const CompiledModel &model, std::vector<HostArray> &inputs,
@@ -135,23 +152,17 @@ bool runInitializer(const CompiledModel &model, std::vector<HostArray> &inputs,
     error = llvm::toString(function.takeError());
     return false;
   }
-  std::vector<std::vector<int64_t>> descriptors;
+  PackedArguments arguments;
   for (unsigned index : model.initializerArguments)
-    descriptors.push_back(makeDescriptor(inputs[index]));
+    arguments.add(inputs[index]);
   std::vector<std::pair<unsigned, unsigned>> packed;
   for (auto [index, input] : llvm::enumerate(model.inputs))
     if (input.packedResult)
       packed.emplace_back(*input.packedResult, index);
   llvm::sort(packed);
   for (auto [result, index] : packed)
-    descriptors.push_back(makeDescriptor(inputs[index]));
-  std::vector<void *> pointers;
-  for (std::vector<int64_t> &descriptor : descriptors)
-    pointers.push_back(descriptor.data());
-  std::vector<void *> arguments;
-  for (void *&pointer : pointers)
-    arguments.push_back(&pointer);
-  (*function)(arguments.data());
+    arguments.add(inputs[index]);
+  (*function)(arguments.get());
   return true;
 }
 } // namespace
@@ -191,14 +202,10 @@ PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
   }
   call.function = *function;
   for (unsigned index = 0; index < model.inputs.size(); ++index)
-    call.descriptors.push_back(makeDescriptor(inputs[index]));
+    call.arguments.add(inputs[index]);
   for (HostArray &array : outputs)
-    call.descriptors.push_back(makeDescriptor(array));
-  // Moving the vectors later keeps these addresses: their storage moves.
-  for (std::vector<int64_t> &descriptor : call.descriptors)
-    call.descriptorPointers.push_back(descriptor.data());
-  for (void *&pointer : call.descriptorPointers)
-    call.arguments.push_back(&pointer);
+    call.arguments.add(array);
+  call.argv = call.arguments.get();
   return call;
 }
 

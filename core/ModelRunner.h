@@ -42,6 +42,22 @@ makeInputs(const CompiledModel &model,
            const std::map<std::string, HostArray> &files,
            const ParameterData *parameters, uint64_t seed, std::string &error);
 
+/// Arguments for ExecutionEngine::invokePacked of a function taking memref
+/// descriptors: a pointer to each pointer to a ranked descriptor of an
+/// array (which must outlive it and keep its storage). Moving it keeps the
+/// pointers valid: the vectors' storage moves along.
+class PackedArguments {
+public:
+  void add(HostArray &array);
+  /// Valid until the next add.
+  void **get();
+
+private:
+  std::vector<std::vector<int64_t>> descriptors;
+  std::vector<void *> descriptorPointers;
+  std::vector<void *> arguments;
+};
+
 /// One call of the model, prepared once: the JIT'd entry point looked up and
 /// the memref descriptors of the arrays built, so that a timed call runs the
 /// model and nothing else. The arrays must outlive it and keep their
@@ -57,7 +73,7 @@ public:
                                             std::vector<HostArray> &inputs,
                                             std::vector<HostArray> &outputs,
                                             std::string &error);
-  void operator()() { function(arguments.data()); }
+  void operator()() { function(argv); }
   /// Seconds the initializer took in create() (0 without one).
   double getInitializerSeconds() const { return initializerSeconds; }
 
@@ -65,11 +81,9 @@ private:
   PreparedCall() = default;
   void (*function)(void **) = nullptr;
   double initializerSeconds = 0;
-  /// One ranked memref descriptor per input, then per output; the packed
-  /// entry point takes a pointer to each pointer to a descriptor.
-  std::vector<std::vector<int64_t>> descriptors;
-  std::vector<void *> descriptorPointers;
-  std::vector<void *> arguments;
+  /// One per input, then per output.
+  PackedArguments arguments;
+  void **argv = nullptr;
 };
 
 /// Calls the model once on `inputs`, writing into `outputs` (allocated here
