@@ -164,11 +164,9 @@ LogicalResult readSignature(func::FuncOp host, CompiledModel &compiled) {
     if (failed(signature))
       return failure();
     unsigned index = argument.getArgNumber();
-    if (auto tag =
-            host.getArgAttrOfType<StringAttr>(index, "dispatchlab.parameter"))
+    if (auto tag = host.getArgAttrOfType<StringAttr>(index, kParameterAttr))
       signature->parameter = tag.str();
-    if (auto tag = host.getArgAttrOfType<StringAttr>(
-            index, "dispatchlab.parameter_expr"))
+    if (auto tag = host.getArgAttrOfType<StringAttr>(index, kParameterExprAttr))
       signature->parameterExpr = tag.str();
     compiled.inputs.push_back(std::move(*signature));
   }
