@@ -58,24 +58,33 @@ struct StoredResult {
   std::string worker;
 };
 
-/// By id, by full content key, or by a unique key prefix (like git).
+/// By id, by full content key, or by a unique key prefix of at least four
+/// characters (like git). Text of digits only names an id when one exists;
+/// content keys are hex, so such text may still be a key prefix.
 std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
                                        std::string &problem) {
-  int64_t id = 0;
-  bool byId = !text.getAsInteger(10, id);
   Statement &query = store.prepare(
       "SELECT r.id, r.content_key, r.stats_json, r.provenance_json, "
       "r.wall_seconds, r.created_at, COALESCE(w.hostname || ' (worker #' || "
       "w.id || ', ' || w.cpu || ')', '') FROM results r LEFT JOIN workers w "
       "ON w.id = r.worker_id WHERE r.id = ?1 OR (?2 <> '' AND "
       "substr(r.content_key, 1, length(?2)) = ?2) LIMIT 2");
-  query.bind(1, byId ? id : int64_t(-1)).bind(2, byId ? "" : text);
+  auto lookUp = [&](int64_t id, llvm::StringRef prefix) {
+    query.bind(1, id).bind(2, prefix);
+    std::vector<StoredResult> found;
+    while (query.step())
+      found.push_back({query.getInt(0), query.getText(1), query.getText(2),
+                       query.getText(3), query.getDouble(4), query.getDouble(5),
+                       query.getText(6)});
+    query.reset();
+    return found;
+  };
+  int64_t id = 0;
   std::vector<StoredResult> found;
-  while (query.step())
-    found.push_back({query.getInt(0), query.getText(1), query.getText(2),
-                     query.getText(3), query.getDouble(4), query.getDouble(5),
-                     query.getText(6)});
-  query.reset();
+  if (!text.getAsInteger(10, id))
+    found = lookUp(id, "");
+  if (found.empty() && text.size() >= 4)
+    found = lookUp(-1, text);
   if (found.size() == 1)
     return found.front();
   problem = found.empty() ? "no result '" + text.str() + "' in " + dbPath

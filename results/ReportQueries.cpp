@@ -66,18 +66,18 @@ std::optional<Dimension> parseDimension(llvm::StringRef name) {
 
 std::optional<SweepRef> findSweep(ResultStore &store,
                                   llvm::StringRef selector) {
-  int64_t id = 0;
   Statement *query;
   if (selector.empty()) {
     query = &store.prepare("SELECT id, name FROM sweeps ORDER BY id DESC "
                            "LIMIT 1");
-  } else if (!selector.getAsInteger(10, id)) {
-    query = &store.prepare("SELECT id, name FROM sweeps WHERE id = ?1");
-    query->bind(1, id);
   } else {
-    query = &store.prepare("SELECT id, name FROM sweeps WHERE name = ?1 "
-                           "ORDER BY id DESC LIMIT 1");
-    query->bind(1, selector);
+    // Digits name an id when one exists, else a sweep of that name.
+    int64_t id = -1;
+    if (selector.getAsInteger(10, id))
+      id = -1;
+    query = &store.prepare("SELECT id, name FROM sweeps WHERE id = ?1 OR "
+                           "name = ?2 ORDER BY id = ?1 DESC, id DESC LIMIT 1");
+    query->bind(1, id).bind(2, selector);
   }
   std::optional<SweepRef> sweep;
   if (query->step())

@@ -82,6 +82,12 @@ TEST_F(ReportTest, FindsSweepsByNameIdOrLatest) {
   EXPECT_EQ(findSweep(store, "1")->name, "old");
   EXPECT_EQ(findSweep(store, "s")->id, 2);
   EXPECT_FALSE(findSweep(store, "nope"));
+  // Digits are an id when one exists, else a sweep's name.
+  store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, submitted_at) "
+             "VALUES ('2024', 'z', '', 2), ('1', 'w', '', 3)");
+  EXPECT_EQ(findSweep(store, "2024")->id, 3);
+  EXPECT_EQ(findSweep(store, "1")->name, "old");
+  EXPECT_FALSE(findSweep(store, "7"));
 }
 
 TEST_F(ReportTest, PivotCellsAndFailureClass) {
