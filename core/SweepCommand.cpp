@@ -12,6 +12,7 @@
 
 #include "coordinator/CoordinatorClient.h"
 #include "coordinator/CoordinatorServer.h"
+#include "coordinator/SweepExpander.h"
 #include "coordinator/SweepSpec.h"
 #include "core/SignalFlag.h"
 #include "core/SweepTable.h"
@@ -226,6 +227,24 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
                          const EmbeddedSweepOptions &options,
                          const std::atomic<bool> &stop,
                          coordinator::SweepProgress &final) {
+  // The local workers are all of this host's CPU class: run jobs bound to
+  // another would wait for a worker that never comes.
+  KeyContext context = KeyContext::current();
+  std::vector<ResolvedVariant> variants;
+  std::string variantError;
+  if (resolveVariants(loaded.spec, variants, variantError))
+    for (const ResolvedVariant &variant : variants) {
+      std::string cpuClass =
+          jobCpuClass(variant.kind, loaded.spec.measurement(), context);
+      if (cpuClass.empty() || cpuClass == context.cpuClass)
+        continue;
+      error() << llvm::formatv(
+          "sweep '{0}' measures its run jobs on CPU class '{1}' but the local "
+          "workers are '{2}'; submit it with --coordinator to a coordinator "
+          "with workers of that class\n",
+          loaded.spec.name(), cpuClass, context.cpuClass);
+      return FollowResult::Failed;
+    }
   llvm::StringRef dbDir = llvm::sys::path::parent_path(options.dbPath);
   if (!dbDir.empty())
     llvm::sys::fs::create_directories(dbDir);
