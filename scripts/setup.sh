@@ -13,9 +13,11 @@ PACKAGES=(
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
   chromium
 )
-# Opt-in: only scripts/bench_vs_reference.sh needs PyTorch and OpenBLAS.
+# Opt-in: only scripts/bench_vs_reference.sh needs PyTorch and OpenBLAS, and
+# only the scripts regenerating test inputs (tests/*/inputs/make_*.py) numpy.
 if [ "${DISPATCHLAB_SETUP_BENCH:-0}" = 1 ]; then
-  PACKAGES+=(python3-torch python3-torchvision python3-onnx libopenblas-dev)
+  PACKAGES+=(python3-torch python3-torchvision python3-onnx libopenblas-dev
+    python3-numpy)
 fi
 
 missing=()

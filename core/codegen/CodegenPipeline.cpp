@@ -37,7 +37,9 @@ constexpr const char *kOutlinePipeline = "dispatchlab-outline-dispatch-regions";
 constexpr const char *kTilePipeline =
     "func.func(dispatchlab-transpose-weights),"
     "dispatchlab-hoist-parameter-packing,"
-    "func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize,cse,"
+    "func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize),"
+    "dispatchlab-pack-weight-panels,"
+    "func.func(canonicalize,cse,"
     "dispatchlab-vectorize-dispatches,canonicalize,cse,"
     "loop-invariant-subset-hoisting,canonicalize,cse)";
 
@@ -207,14 +209,22 @@ LogicalResult readPackedInputs(ModuleOp module, StringRef hostName,
     if (!tag || tag.getInt() >= terminator->getNumOperands())
       return host.emitError("argument ")
              << index << " was added by codegen but is no packed weight";
+    // Named after the weight its transposes and reshapes start from.
     std::string name = "packed" + std::to_string(tag.getInt());
-    if (auto transpose = terminator->getOperand(tag.getInt())
-                             .getDefiningOp<linalg::TransposeOp>())
-      if (auto weight = dyn_cast<BlockArgument>(transpose.getInput()))
-        name = compiled
-                   .inputs[compiled.initializerArguments[weight.getArgNumber()]]
-                   .name +
-               ".packed";
+    Value source = terminator->getOperand(tag.getInt());
+    while (Operation *op = source.getDefiningOp()) {
+      if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
+        source = transpose.getInput();
+      else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
+        source = expand.getSrc();
+      else
+        break;
+    }
+    if (auto weight = dyn_cast<BlockArgument>(source))
+      name =
+          compiled.inputs[compiled.initializerArguments[weight.getArgNumber()]]
+              .name +
+          ".packed";
     FailureOr<TensorSignature> signature =
         getSignature(argument.getType(), name, argument.getLoc());
     if (failed(signature))

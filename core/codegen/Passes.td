@@ -112,6 +112,28 @@ def HoistParameterPackingPass
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def PackWeightPanelsPass
+    : Pass<"dispatchlab-pack-weight-panels", "mlir::ModuleOp"> {
+  let summary = "Pack weights into the column panels their tiles read";
+  let description = [{
+    After TileAndFuseDispatches: a dispatch argument holding a weight (a
+    parameter of the host, or a packed layout of one) whose every read is a
+    tile loop's column panel (whole in every dim but the last, T wide there
+    at the loop's induction variable) is packed by the initializer from
+    [d0, ..., N] to [N/T, d0, ..., T]; each tile reads its panel as one
+    contiguous block. This mirrors IREE's data tiling, which packs a
+    matmul's weights into the tiles its kernels read and hoists the pack
+    into the initializer. A layout the initializer already computes is
+    packed further only if every read of it is such a panel read with the
+    same T.
+  }];
+  let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::func::FuncDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect",
+                           "mlir::LLVM::LLVMDialect"];
+}
+
 def TileAndFuseDispatchesPass
     : Pass<"dispatchlab-tile-and-fuse-dispatches", "mlir::func::FuncOp"> {
   let summary = "Tile each dispatch's last op and fuse its producers into "

@@ -98,3 +98,32 @@ consts (float[1,2,4,4] x) => (float[1,3,5] y)
 """)
 np.save("constant_x.npy", xc)
 np.save("constant_y.npy", y)
+
+# Weights read by 32-column panels (PackWeightPanels): a matmul weight as
+# the model gives it (packed [16, 64] -> [2, 16, 32]) and a conv kernel
+# whose transposed layout is packed further ([64, 4, 3, 3] -> [2, 3, 3, 4,
+# 32]).
+xp = rng.uniform(-1, 1, (4, 16)).astype(np.float32)
+mp = rng.uniform(-1, 1, (16, 64)).astype(np.float32)
+xi = rng.uniform(-1, 1, (1, 4, 5, 5)).astype(np.float32)
+kp = rng.uniform(-1, 1, (64, 4, 3, 3)).astype(np.float32)
+fc = (xp.astype(np.float64) @ mp).astype(np.float32)
+conv = np.zeros((1, 64, 3, 3), np.float64)
+for o in range(64):
+    for i in range(3):
+        for j in range(3):
+            conv[0, o, i, j] = np.sum(xi[0, :, i:i + 3, j:j + 3] * kp[o])
+with open("panel_weights.onnxtxt", "w") as f:
+    f.write(f"""<ir_version: 8, opset_import: ["" : 17]>
+panels (float[4,16] x, float[1,4,5,5] image) => (float[4,64] fc, float[1,64,3,3] conv)
+<float[16,64] m = {{{values(mp)}}},
+ float[64,4,3,3] k = {{{values(kp)}}}>
+{{
+  fc = MatMul (x, m)
+  conv = Conv (image, k)
+}}
+""")
+np.save("panel_x.npy", xp)
+np.save("panel_image.npy", xi)
+np.save("panel_fc.npy", fc)
+np.save("panel_conv.npy", conv.astype(np.float32))

@@ -1,0 +1,133 @@
+// RUN: dispatchlab-opt %s --split-input-file --dispatchlab-pack-weight-panels | FileCheck %s
+
+// A weight of the model read by 32-column panels, one per tile: the
+// initializer packs [64, 128] into [4, 64, 32], the host passes that, and
+// each tile reads its panel whole (panel = column / 32).
+// CHECK-DAG:   #[[PANEL:.+]] = affine_map<(d0) -> (d0 floordiv 32)>
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<4x64x32xf32>)
+// CHECK:         scf.forall (%[[COL:.+]]) = (0) to (128) step (32)
+// CHECK:           %[[P:.+]] = affine.apply #[[PANEL]](%[[COL]])
+// CHECK:           tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 64, 32] [1, 1, 1] : tensor<4x64x32xf32> to tensor<64x32xf32>
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    (%[[SRC:.+]]: tensor<64x128xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<4x64x32xf32>
+// CHECK:         %[[SPLIT:.+]] = tensor.expand_shape %[[SRC]] {{\[}}[0], [1, 2]] output_shape [64, 4, 32]
+// CHECK:         %[[PACKED:.+]] = linalg.transpose ins(%[[SPLIT]] : tensor<64x4x32xf32>) outs(%{{.+}} : tensor<4x64x32xf32>) permutation = [1, 0, 2]
+// CHECK:         return %[[PACKED]]
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    %[[HOST_W:[^:]+]]: tensor<64x128xf32> {dispatchlab.parameter = "fc.weight"}, %[[HOST_PACKED:[^:]+]]: tensor<4x64x32xf32> {bufferization.writable = false, dispatchlab.packed = 0 : i64}
+// CHECK:         call @host_dispatch_0(%{{.+}}, %[[HOST_PACKED]])
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>) -> tensor<8x128xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x128xf32>
+  %r = scf.forall (%j) = (0) to (128) step (32) shared_outs(%o = %e) -> (tensor<8x128xf32>) {
+    %panel = tensor.extract_slice %w[0, %j] [64, 32] [1, 1] : tensor<64x128xf32> to tensor<64x32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x128xf32> to tensor<8x32xf32>
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x128xf32>
+    }
+  }
+  return %r : tensor<8x128xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x128xf32> {dispatchlab.parameter = "fc.weight"}) -> tensor<8x128xf32> {
+  %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
+  return %y : tensor<8x128xf32>
+}
+
+// -----
+
+// A layout the initializer already computes (a transposed filter) is packed
+// further: its result and the host argument bound to it change type.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%{{.+}}: tensor<1x5x5x8xf32>, %{{.+}}: tensor<2x3x3x8x32xf32>)
+// CHECK:         tensor.extract_slice %{{.+}}[%{{.+}}, 0, 0, 0, 0] [1, 3, 3, 8, 32] [1, 1, 1, 1, 1] : tensor<2x3x3x8x32xf32> to tensor<3x3x8x32xf32>
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    -> tensor<2x3x3x8x32xf32>
+// CHECK:         %[[HWCF:.+]] = linalg.transpose ins(%{{.+}} : tensor<64x3x3x8xf32>) {{.+}} permutation = [1, 2, 3, 0]
+// CHECK:         %[[SPLIT:.+]] = tensor.expand_shape %[[HWCF]] {{\[}}[0], [1], [2], [3, 4]] output_shape [3, 3, 8, 2, 32]
+// CHECK:         %[[PACKED:.+]] = linalg.transpose ins(%[[SPLIT]] : tensor<3x3x8x2x32xf32>) {{.+}} permutation = [3, 0, 1, 2, 4]
+// CHECK:         return %[[PACKED]]
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    %[[PACKED_ARG:[^:]+]]: tensor<2x3x3x8x32xf32> {bufferization.writable = false, dispatchlab.packed = 0 : i64}
+// CHECK:         call @host_dispatch_0(%{{.+}}, %[[PACKED_ARG]])
+#in = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh + kh, ow + kw, c)>
+#filter = affine_map<(n, oh, ow, f, kh, kw, c) -> (kh, kw, c, f)>
+#out = affine_map<(n, oh, ow, f, kh, kw, c) -> (n, oh, ow, f)>
+func.func private @host_dispatch_0(%x: tensor<1x5x5x8xf32>, %w: tensor<3x3x8x64xf32>) -> tensor<1x3x3x64xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<1x3x3x64xf32>
+  %r = scf.forall (%oh, %f) = (0, 0) to (3, 64) step (1, 32) shared_outs(%o = %e) -> (tensor<1x3x3x64xf32>) {
+    %rows = tensor.extract_slice %x[0, %oh, 0, 0] [1, 3, 5, 8] [1, 1, 1, 1] : tensor<1x5x5x8xf32> to tensor<1x3x5x8xf32>
+    %panel = tensor.extract_slice %w[0, 0, 0, %f] [3, 3, 8, 32] [1, 1, 1, 1] : tensor<3x3x8x64xf32> to tensor<3x3x8x32xf32>
+    %acc = tensor.extract_slice %o[0, %oh, 0, %f] [1, 1, 3, 32] [1, 1, 1, 1] : tensor<1x3x3x64xf32> to tensor<1x1x3x32xf32>
+    %c = linalg.generic {indexing_maps = [#in, #filter, #out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%rows, %panel : tensor<1x3x5x8xf32>, tensor<3x3x8x32xf32>) outs(%acc : tensor<1x1x3x32xf32>) {
+    ^bb0(%a: f32, %b: f32, %s: f32):
+      %m = arith.mulf %a, %b : f32
+      %t = arith.addf %s, %m : f32
+      linalg.yield %t : f32
+    } -> tensor<1x1x3x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %c into %o[0, %oh, 0, %f] [1, 1, 3, 32] [1, 1, 1, 1] : tensor<1x1x3x32xf32> into tensor<1x3x3x64xf32>
+    }
+  }
+  return %r : tensor<1x3x3x64xf32>
+}
+func.func @host_initializer(%w: tensor<64x3x3x8xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<3x3x8x64xf32> attributes {dispatchlab.initializer_of = @host, llvm.emit_c_interface} {
+  %e = tensor.empty() : tensor<3x3x8x64xf32>
+  %t = linalg.transpose ins(%w : tensor<64x3x3x8xf32>) outs(%e : tensor<3x3x8x64xf32>) permutation = [1, 2, 3, 0]
+  return %t : tensor<3x3x8x64xf32>
+}
+func.func @host(%x: tensor<1x5x5x8xf32>, %w: tensor<64x3x3x8xf32> {dispatchlab.parameter = "conv.weight"}, %packed: tensor<3x3x8x64xf32> {bufferization.writable = false, dispatchlab.packed = 0 : i64}) -> tensor<1x3x3x64xf32> {
+  %y = call @host_dispatch_0(%x, %packed) : (tensor<1x5x5x8xf32>, tensor<3x3x8x64xf32>) -> tensor<1x3x3x64xf32>
+  return %y : tensor<1x3x3x64xf32>
+}
+
+// -----
+
+// A model input (no parameter tag) changes with every call: it is read as
+// it is, and there is no initializer.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%{{.+}}: tensor<8x64xf32>, %{{.+}}: tensor<64x128xf32>)
+// CHECK-NOT:   @host_initializer
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>) -> tensor<8x128xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x128xf32>
+  %r = scf.forall (%j) = (0) to (128) step (32) shared_outs(%o = %e) -> (tensor<8x128xf32>) {
+    %panel = tensor.extract_slice %w[0, %j] [64, 32] [1, 1] : tensor<64x128xf32> to tensor<64x32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x128xf32> to tensor<8x32xf32>
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x128xf32>
+    }
+  }
+  return %r : tensor<8x128xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>) -> tensor<8x128xf32> {
+  %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
+  return %y : tensor<8x128xf32>
+}
+
+// -----
+
+// A weight also read otherwise (rows 0-3, whole width: no column panel) and
+// a bias (rank 1: its slices are contiguous already) keep their layouts.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%{{.+}}: tensor<8x64xf32>, %{{.+}}: tensor<64x128xf32>, %{{.+}}: tensor<128xf32>)
+// CHECK-NOT:   @host_initializer
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>, %b: tensor<128xf32>) -> (tensor<8x128xf32>, tensor<4x128xf32>) attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x128xf32>
+  %r = scf.forall (%j) = (0) to (128) step (32) shared_outs(%o = %e) -> (tensor<8x128xf32>) {
+    %panel = tensor.extract_slice %w[0, %j] [64, 32] [1, 1] : tensor<64x128xf32> to tensor<64x32xf32>
+    %bias = tensor.extract_slice %b[%j] [32] [1] : tensor<128xf32> to tensor<32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x128xf32> to tensor<8x32xf32>
+    %init = linalg.broadcast ins(%bias : tensor<32xf32>) outs(%acc : tensor<8x32xf32>) dimensions = [0]
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%init : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x128xf32>
+    }
+  }
+  %rows = tensor.extract_slice %w[0, 0] [4, 128] [1, 1] : tensor<64x128xf32> to tensor<4x128xf32>
+  return %r, %rows : tensor<8x128xf32>, tensor<4x128xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x128xf32> {dispatchlab.parameter = "fc.weight"}, %b: tensor<128xf32> {dispatchlab.parameter = "fc.bias"}) -> (tensor<8x128xf32>, tensor<4x128xf32>) {
+  %y:2 = call @host_dispatch_0(%x, %w, %b) : (tensor<8x64xf32>, tensor<64x128xf32>, tensor<128xf32>) -> (tensor<8x128xf32>, tensor<4x128xf32>)
+  return %y#0, %y#1 : tensor<8x128xf32>, tensor<4x128xf32>
+}
