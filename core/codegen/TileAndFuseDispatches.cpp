@@ -269,7 +269,9 @@ struct TileAndFuseDispatchesPass
             rewriter.getIndexAttr(ranges[loop] / target * target));
         if (!head || !tail)
           return root.emitOpError("splitting loop ") << loop << " failed";
-        SmallVector<Operation *> producers;
+        // Head and tail often slice the same producer: each listed once, so
+        // that erasing it leaves no dangling entry.
+        llvm::SetVector<Operation *> producers;
         if (failed(sliceProducers(rewriter, head, producers)) ||
             failed(sliceProducers(rewriter, tail, producers)) ||
             failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*head),
@@ -277,7 +279,8 @@ struct TileAndFuseDispatchesPass
             failed(
                 tileAndFuse(rewriter, cast<linalg::LinalgOp>(*tail), targets)))
           return failure();
-        eraseDead(rewriter, producers);
+        SmallVector<Operation *> originals = producers.takeVector();
+        eraseDead(rewriter, originals);
         return success();
       }
       sizes[loop] = rewriter.getIndexAttr(size);
@@ -357,7 +360,7 @@ struct TileAndFuseDispatchesPass
   /// The weight transposes stay whole. The original producers are added to
   /// `originals`.
   LogicalResult sliceProducers(RewriterBase &rewriter, TilingInterface part,
-                               SmallVector<Operation *> &originals) {
+                               llvm::SetVector<Operation *> &originals) {
     SmallVector<Operation *> worklist = {part};
     while (!worklist.empty()) {
       Operation *op = worklist.pop_back_val();
@@ -374,7 +377,7 @@ struct TileAndFuseDispatchesPass
         if (failed(tiled))
           return slice.emitOpError("producer not sliceable after split");
         rewriter.replaceOp(slice, tiled->tiledValues.front());
-        originals.push_back(producer.getOwner());
+        originals.insert(producer.getOwner());
         llvm::append_range(worklist, tiled->tiledOps);
       }
     }
