@@ -10,7 +10,6 @@
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_HOISTPARAMETERPACKINGPASS
@@ -28,6 +27,7 @@ namespace {
 struct HoistableTranspose {
   linalg::TransposeOp transpose;
   func::CallOp call;
+  func::FuncOp callee;
   unsigned argument;
 };
 
@@ -39,24 +39,19 @@ struct HoistParameterPackingPass
     if (!host)
       return;
 
-    SymbolTableCollection symbols;
-    SymbolUserMap users(symbols, module);
     SmallVector<HoistableTranspose> hoistable;
-    host.walk([&](func::CallOp call) {
-      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      if (!callee || !callee->hasAttr(kDispatchFunctionAttr) ||
-          callee.isDeclaration() || users.getUsers(callee).size() != 1)
-        return;
-      callee.walk([&](linalg::TransposeOp transpose) {
-        auto input = dyn_cast<BlockArgument>(transpose.getInput());
-        if (!input || input.getOwner() != &callee.front() ||
-            !transpose.getInit().getDefiningOp<tensor::EmptyOp>() ||
-            !isParameter(call.getOperand(input.getArgNumber())))
-          return;
-        hoistable.push_back({transpose, call, input.getArgNumber()});
-      });
-    });
+    forEachSoleDispatchCall(
+        module, host, [&](func::CallOp call, func::FuncOp callee) {
+          callee.walk([&](linalg::TransposeOp transpose) {
+            auto input = dyn_cast<BlockArgument>(transpose.getInput());
+            if (!input || input.getOwner() != &callee.front() ||
+                !transpose.getInit().getDefiningOp<tensor::EmptyOp>() ||
+                !isParameter(call.getOperand(input.getArgNumber())))
+              return;
+            hoistable.push_back(
+                {transpose, call, callee, input.getArgNumber()});
+          });
+        });
     if (hoistable.empty())
       return;
 
@@ -85,8 +80,7 @@ struct HoistParameterPackingPass
       // The host passes the packed weight; the dispatch reads it instead of
       // transposing its own copy.
       func::CallOp call = item.call;
-      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
+      func::FuncOp callee = item.callee;
       unsigned position = callee.getNumArguments();
       if (failed(callee.insertArgument(position, hostPacked.getType(), {},
                                        item.transpose.getLoc())))
@@ -105,8 +99,7 @@ struct HoistParameterPackingPass
     // A dispatch argument no longer read (the weight, when every use was
     // the transpose) is dropped from the dispatch and its call.
     for (HoistableTranspose &item : hoistable) {
-      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          item.call, item.call.getCalleeAttr());
+      func::FuncOp callee = item.callee;
       BitVector unused(callee.getNumArguments());
       for (BlockArgument argument : callee.getArguments())
         if (argument.use_empty())

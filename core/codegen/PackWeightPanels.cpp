@@ -20,7 +20,6 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/SymbolTable.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_PACKWEIGHTPANELSPASS
@@ -148,27 +147,21 @@ struct PackWeightPanelsPass
     func::FuncOp host = getHostFunction(module);
     if (!host)
       return;
-    SymbolTableCollection symbols;
-    SymbolUserMap users(symbols, module);
     // Per weight the host passes, every dispatch argument it binds.
     llvm::MapVector<Value, SmallVector<PanelRead>> reads;
     llvm::DenseSet<Value> unpackable;
-    host.walk([&](func::CallOp call) {
-      auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
-          call, call.getCalleeAttr());
-      if (!callee || !callee->hasAttr(kDispatchFunctionAttr) ||
-          callee.isDeclaration() || users.getUsers(callee).size() != 1)
-        return;
-      for (BlockArgument argument : callee.getArguments()) {
-        Value weight = call.getOperand(argument.getArgNumber());
-        if (!isParameter(weight) && !getPackedResult(weight))
-          continue;
-        if (std::optional<int64_t> width = getPanelWidth(argument))
-          reads[weight].push_back({call, argument, *width});
-        else
-          unpackable.insert(weight);
-      }
-    });
+    forEachSoleDispatchCall(
+        module, host, [&](func::CallOp call, func::FuncOp callee) {
+          for (BlockArgument argument : callee.getArguments()) {
+            Value weight = call.getOperand(argument.getArgNumber());
+            if (!isParameter(weight) && !getPackedResult(weight))
+              continue;
+            if (std::optional<int64_t> width = getPanelWidth(argument))
+              reads[weight].push_back({call, argument, *width});
+            else
+              unpackable.insert(weight);
+          }
+        });
 
     ParameterInitializer initializer(module, host);
     for (auto &[weight, panelReads] : reads) {

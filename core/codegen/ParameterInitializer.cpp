@@ -26,6 +26,20 @@ func::FuncOp getHostFunction(ModuleOp module) {
   return host;
 }
 
+void forEachSoleDispatchCall(
+    ModuleOp module, func::FuncOp host,
+    llvm::function_ref<void(func::CallOp, func::FuncOp)> fn) {
+  SymbolTableCollection symbols;
+  SymbolUserMap users(symbols, module);
+  host.walk([&](func::CallOp call) {
+    auto callee = symbols.lookupNearestSymbolFrom<func::FuncOp>(
+        call, call.getCalleeAttr());
+    if (callee && callee->hasAttr(kDispatchFunctionAttr) &&
+        !callee.isDeclaration() && users.getUsers(callee).size() == 1)
+      fn(call, callee);
+  });
+}
+
 bool isParameter(Value value) {
   auto argument = dyn_cast<BlockArgument>(value);
   if (!argument)

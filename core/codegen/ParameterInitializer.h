@@ -26,6 +26,13 @@ namespace dispatchlab {
 /// neither a dispatch nor an initializer; null if there is not exactly one.
 mlir::func::FuncOp getHostFunction(mlir::ModuleOp module);
 
+/// Calls `fn` with each call of `host` to a dispatch function it calls
+/// nowhere else, and that function: the dispatches whose arguments a pass
+/// may retype along with their one call.
+void forEachSoleDispatchCall(
+    mlir::ModuleOp module, mlir::func::FuncOp host,
+    llvm::function_ref<void(mlir::func::CallOp, mlir::func::FuncOp)> fn);
+
 /// Whether `value` is an argument of a host function holding a weight of
 /// the model (tagged by the importer).
 bool isParameter(mlir::Value value);
