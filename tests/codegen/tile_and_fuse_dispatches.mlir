@@ -464,3 +464,46 @@ func.func @select_reduction_dispatch(%x: tensor<16x64xf32>) -> (tensor<16x64xf32
   } -> tensor<16xf32>
   return %neg, %max : tensor<16x64xf32>, tensor<16xf32>
 }
+
+// -----
+
+// A depthwise convolution's channel multiplier is a unit dim innermost:
+// unit dims take no tile target, so a tile covers 8 output columns x 32
+// channels (the targets go to ow and c), not one pixel x 8 channels.
+// CHECK-LABEL: func.func @depthwise_unit_multiplier_dispatch
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (4, 64) step (1, 32)
+// CHECK:           linalg.fill {{.+}} -> tensor<1x1x8x32x1xf32>
+#dw_in5 = affine_map<(n, oh, ow, c, m, kh, kw) -> (n, oh + kh, ow + kw, c)>
+#dw_filter5 = affine_map<(n, oh, ow, c, m, kh, kw) -> (kh, kw, c, m)>
+#dw_out5 = affine_map<(n, oh, ow, c, m, kh, kw) -> (n, oh, ow, c, m)>
+func.func @depthwise_unit_multiplier_dispatch(%input: tensor<1x6x10x64xf32>, %filter: tensor<3x3x64x1xf32>) -> tensor<1x4x8x64x1xf32> attributes {dispatchlab.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x4x8x64x1xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<1x4x8x64x1xf32>) -> tensor<1x4x8x64x1xf32>
+  %conv = linalg.generic {indexing_maps = [#dw_in5, #dw_filter5, #dw_out5], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%input, %filter : tensor<1x6x10x64xf32>, tensor<3x3x64x1xf32>) outs(%fill : tensor<1x4x8x64x1xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x4x8x64x1xf32>
+  return %conv : tensor<1x4x8x64x1xf32>
+}
+
+// -----
+
+// 144 channels: the innermost tile is the largest multiple of 16 (one
+// AVX-512 vector) dividing them, 16, rather than the largest divisor up to
+// 32, 24 (a full vector and a half-empty one).
+// CHECK-LABEL: func.func @vector_width_tiles_dispatch
+// CHECK:         scf.forall (%{{.+}}) = (0) to (144) step (16)
+// CHECK:           linalg.generic {{.+}} outs(%{{.+}} : tensor<8x16xf32>)
+#vw_id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @vector_width_tiles_dispatch(%x: tensor<8x144xf32>) -> tensor<8x144xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x144xf32>
+  %r = linalg.generic {indexing_maps = [#vw_id, #vw_id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x144xf32>) outs(%e : tensor<8x144xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %v = math.exp %in : f32
+    linalg.yield %v : f32
+  } -> tensor<8x144xf32>
+  return %r : tensor<8x144xf32>
+}
