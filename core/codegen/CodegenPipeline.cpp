@@ -3,6 +3,7 @@
 #include "core/codegen/CodegenPipeline.h"
 
 #include "core/codegen/CodeSize.h"
+#include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/TransientMemory.h"
 #include "heuristics/OpClassification.h"
@@ -144,7 +145,7 @@ FailureOr<TensorSignature> getSignature(Type type, std::string name,
   return signature;
 }
 
-FailureOr<func::FuncOp> getHostFunction(ModuleOp module) {
+FailureOr<func::FuncOp> getModelFunction(ModuleOp module) {
   SmallVector<func::FuncOp> candidates;
   for (auto function : module.getOps<func::FuncOp>())
     if (function.isPublic() && !function.isDeclaration())
@@ -188,12 +189,7 @@ LogicalResult readSignature(func::FuncOp host, CompiledModel &compiled) {
 LogicalResult readPackedInputs(ModuleOp module, StringRef hostName,
                                CompiledModel &compiled) {
   auto host = module.lookupSymbol<func::FuncOp>(hostName);
-  func::FuncOp initializer;
-  for (auto function : module.getOps<func::FuncOp>())
-    if (auto of =
-            function->getAttrOfType<FlatSymbolRefAttr>(kInitializerOfAttr))
-      if (of.getValue() == hostName)
-        initializer = function;
+  func::FuncOp initializer = findInitializer(module, hostName);
   if (!initializer)
     return success();
   compiled.initializerSymbol = "_mlir_ciface_" + initializer.getName().str();
@@ -205,13 +201,13 @@ LogicalResult readPackedInputs(ModuleOp module, StringRef hostName,
   for (unsigned index = compiled.inputs.size(); index < host.getNumArguments();
        ++index) {
     BlockArgument argument = host.getArgument(index);
-    auto tag = host.getArgAttrOfType<IntegerAttr>(index, kPackedAttr);
-    if (!tag || tag.getInt() >= terminator->getNumOperands())
+    std::optional<unsigned> result = getPackedResult(argument);
+    if (!result || *result >= terminator->getNumOperands())
       return host.emitError("argument ")
              << index << " was added by codegen but is no packed weight";
     // Named after the weight its transposes and reshapes start from.
-    std::string name = "packed" + std::to_string(tag.getInt());
-    Value source = terminator->getOperand(tag.getInt());
+    std::string name = "packed" + std::to_string(*result);
+    Value source = terminator->getOperand(*result);
     while (Operation *op = source.getDefiningOp()) {
       if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
         source = transpose.getInput();
@@ -229,7 +225,7 @@ LogicalResult readPackedInputs(ModuleOp module, StringRef hostName,
         getSignature(argument.getType(), name, argument.getLoc());
     if (failed(signature))
       return failure();
-    signature->packedResult = tag.getInt();
+    signature->packedResult = *result;
     int64_t bytes = getElementBytes(signature->type);
     for (int64_t dim : signature->shape)
       bytes *= dim;
@@ -361,7 +357,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
 
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
-  FailureOr<func::FuncOp> host = getHostFunction(module);
+  FailureOr<func::FuncOp> host = getModelFunction(module);
   if (failed(host) || failed(readSignature(*host, compiled)))
     return failure();
   compiled.entrySymbol = "_mlir_ciface_" + host->getName().str();

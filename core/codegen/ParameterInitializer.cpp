@@ -26,6 +26,15 @@ func::FuncOp getHostFunction(ModuleOp module) {
   return host;
 }
 
+func::FuncOp findInitializer(ModuleOp module, StringRef hostName) {
+  for (auto function : module.getOps<func::FuncOp>())
+    if (auto of =
+            function->getAttrOfType<FlatSymbolRefAttr>(kInitializerOfAttr))
+      if (of.getValue() == hostName)
+        return function;
+  return nullptr;
+}
+
 void forEachSoleDispatchCall(
     ModuleOp module, func::FuncOp host,
     llvm::function_ref<void(func::CallOp, func::FuncOp)> fn) {
@@ -66,13 +75,8 @@ std::optional<unsigned> getPackedResult(Value value) {
 }
 
 ParameterInitializer::ParameterInitializer(ModuleOp module, func::FuncOp host)
-    : module(module), host(host) {
-  for (auto function : module.getOps<func::FuncOp>())
-    if (auto of =
-            function->getAttrOfType<FlatSymbolRefAttr>(kInitializerOfAttr))
-      if (of.getValue() == host.getName())
-        initializer = function;
-}
+    : module(module), host(host),
+      initializer(findInitializer(module, host.getName())) {}
 
 func::FuncOp ParameterInitializer::getOrCreate() {
   if (initializer)

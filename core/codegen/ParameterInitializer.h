@@ -26,6 +26,10 @@ namespace dispatchlab {
 /// neither a dispatch nor an initializer; null if there is not exactly one.
 mlir::func::FuncOp getHostFunction(mlir::ModuleOp module);
 
+/// The initializer of host `hostName`, or null if it has none.
+mlir::func::FuncOp findInitializer(mlir::ModuleOp module,
+                                   llvm::StringRef hostName);
+
 /// Calls `fn` with each call of `host` to a dispatch function it calls
 /// nowhere else, and that function: the dispatches whose arguments a pass
 /// may retype along with their one call.
