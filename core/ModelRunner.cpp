@@ -219,10 +219,17 @@ bool invokeModel(const CompiledModel &model, std::vector<HostArray> &inputs,
   return true;
 }
 
+static bool isFloatType(ElementType type) {
+  return type == ElementType::F16 || type == ElementType::F32 ||
+         type == ElementType::F64;
+}
+
 Difference compareArrays(const HostArray &actual, const HostArray &reference) {
   Difference difference;
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
-  if (actual.shape != reference.shape || actual.type != reference.type) {
+  bool comparable = actual.type == reference.type ||
+                    (isFloatType(actual.type) && isFloatType(reference.type));
+  if (actual.shape != reference.shape || !comparable) {
     difference.maxAbsDiff = difference.relative = kInfinity;
     return difference;
   }
@@ -244,6 +251,15 @@ Difference compareArrays(const HostArray &actual, const HostArray &reference) {
                             ? difference.maxAbsDiff / difference.maxAbsReference
                             : difference.maxAbsDiff;
   return difference;
+}
+
+HostArray convertArray(const HostArray &array, ElementType type) {
+  if (array.type == type)
+    return array;
+  HostArray converted(type, array.shape);
+  for (int64_t i = 0, e = array.numElements(); i < e; ++i)
+    converted.setDouble(i, array.getDouble(i));
+  return converted;
 }
 
 } // namespace dispatchlab

@@ -99,10 +99,16 @@ struct Difference {
   /// any of them fails the check.
   int64_t nonFinite = 0;
   /// maxAbsDiff / maxAbsReference (maxAbsDiff when the reference is all
-  /// zeros); infinity when a value is not finite or shapes mismatch.
+  /// zeros); infinity when a value is not finite, shapes mismatch, or one
+  /// array is floating-point and the other is not.
   double relative = 0;
 };
+/// Arrays of two float types compare by value: an f16 output against the
+/// f32 output of the widened reference.
 Difference compareArrays(const HostArray &actual, const HostArray &reference);
+
+/// `array` with its elements converted to `type` (HostArray::setDouble).
+HostArray convertArray(const HostArray &array, ElementType type);
 
 } // namespace dispatchlab
 

@@ -18,6 +18,7 @@
 #include "core/LatencyBenchmark.h"
 #include "core/ModelLoader.h"
 #include "core/ModelRunner.h"
+#include "core/NumericTolerance.h"
 #include "core/Provenance.h"
 #include "core/Registration.h"
 #include "core/StatsJson.h"
@@ -100,7 +101,9 @@ cl::opt<unsigned>
             cl::init(1), cl::cat(runCategory), cl::sub(getRunSubcommand()));
 cl::opt<double>
     tolerance("tolerance",
-              cl::desc("Largest accepted max|out - ref| / max|ref| per output"),
+              cl::desc("Largest accepted max|out - ref| / max|ref| per output "
+                       "(a floor: a model computing in f16 or bf16 gets the "
+                       "larger bound its roundings allow)"),
               cl::init(1e-4), cl::cat(runCategory),
               cl::sub(getRunSubcommand()));
 cl::opt<std::string> outputDir("output-dir",
@@ -128,6 +131,8 @@ struct CompiledVariant {
   std::unique_ptr<MLIRContext> context;
   CompiledModel model;
   CompileStats stats;
+  /// What the outputs' tolerance is derived from (analyzePrecision).
+  PrecisionBasis precision;
   double importSeconds = 0;
   double preprocessingSeconds = 0;
   double formationSeconds = 0;
@@ -172,6 +177,7 @@ FailureOr<CompiledVariant> compileVariant(const HeuristicOptions &options,
   variant.stats.options = options.toString();
   variant.stats.genericBefore = result->genericBefore;
   variant.stats.genericAfter = result->genericAfter;
+  variant.precision = analyzePrecision(*module);
 
   FailureOr<CompiledModel> compiled = compileForHost(*module, codegen);
   if (failed(compiled))
@@ -206,6 +212,7 @@ struct OutputCheck {
   std::string name;
   std::string against;
   Difference difference;
+  double tolerance = 0;
   bool passed() const { return difference.relative <= tolerance; }
 };
 
@@ -240,6 +247,12 @@ llvm::json::Object latencyJson(const LatencyMeasurement &measurement) {
       {"samples_ms", std::move(samples)},
       {"warmup", llvm::json::Object{{"calls", measurement.warmupCalls},
                                     {"seconds", measurement.warmupSeconds}}}};
+}
+
+llvm::json::Object precisionJson(const PrecisionBasis &basis) {
+  return llvm::json::Object{{"element_type", basis.elementType},
+                            {"unit_roundoff", basis.unitRoundoff},
+                            {"rounding_steps", basis.roundingSteps}};
 }
 
 /// The process's peak resident set so far (compilation included).
@@ -548,8 +561,10 @@ int runRunCommand() {
       *referenceOptions == *options && mode == CodegenMode::Loops;
   FailureOr<CompiledVariant> reference = failure();
   if (!selfReference) {
-    reference = compileVariant(*referenceOptions, *importOptions,
-                               CodegenOptions{CodegenMode::Loops, threads});
+    CodegenOptions referenceCodegen{CodegenMode::Loops, threads};
+    referenceCodegen.widenFloats = true;
+    reference =
+        compileVariant(*referenceOptions, *importOptions, referenceCodegen);
     if (failed(reference))
       return 1;
   }
@@ -598,6 +613,7 @@ int runRunCommand() {
   measurement.latency = std::move(*latency);
   measurement.peakRssBytes = getPeakRssBytes();
 
+  double outputTolerance = deriveTolerance(variant->precision, tolerance);
   std::vector<OutputCheck> checks;
   if (!selfReference) {
     if (reference->model.outputs.size() != model.outputs.size()) {
@@ -605,8 +621,13 @@ int runRunCommand() {
               << " reference has another signature\n";
       return 1;
     }
+    // The widened reference takes f32 where the model takes f16.
+    std::vector<HostArray> referenceInputs;
+    for (auto [array, signature] :
+         llvm::zip(inputs->arrays, reference->model.inputs))
+      referenceInputs.push_back(convertArray(array, signature.type));
     std::vector<HostArray> referenceOutputs;
-    if (!invokeModel(reference->model, inputs->arrays, referenceOutputs,
+    if (!invokeModel(reference->model, referenceInputs, referenceOutputs,
                      message)) {
       error() << "calling the reference failed: " << message << "\n";
       return 1;
@@ -614,7 +635,8 @@ int runRunCommand() {
     for (auto [index, output] : llvm::enumerate(model.outputs))
       checks.push_back(
           {output.name, kReferencePreset,
-           compareArrays(outputs[index], referenceOutputs[index])});
+           compareArrays(outputs[index], referenceOutputs[index]),
+           outputTolerance});
   }
   for (const auto &[name, array] : *expected) {
     auto it = llvm::find_if(model.outputs, [&](const TensorSignature &output) {
@@ -627,7 +649,8 @@ int runRunCommand() {
     }
     checks.push_back(
         {name, "expected-output",
-         compareArrays(outputs[it - model.outputs.begin()], array)});
+         compareArrays(outputs[it - model.outputs.begin()], array),
+         outputTolerance});
   }
 
   // After the timed calls, so that the latency above stays uninstrumented;
@@ -645,7 +668,8 @@ int runRunCommand() {
     profile = std::move(*measured);
     for (auto [index, output] : llvm::enumerate(model.outputs))
       checks.push_back({output.name, "uninstrumented",
-                        compareArrays(profiledOutputs[index], outputs[index])});
+                        compareArrays(profiledOutputs[index], outputs[index]),
+                        outputTolerance});
   }
 
   if (!outputDir.empty()) {
@@ -680,6 +704,7 @@ int runRunCommand() {
                                 ? llvm::json::Value(check.difference.relative)
                                 : llvm::json::Value(nullptr)},
           {"non_finite", check.difference.nonFinite},
+          {"tolerance", check.tolerance},
           {"passed", check.passed()}});
     llvm::json::Array temporaries;
     for (const DispatchTemporaries &entry : model.temporaries)
@@ -716,6 +741,9 @@ int runRunCommand() {
         {"outputs", signatureJson(model.outputs, nullptr)},
         {"checks", std::move(checkJson)},
         {"tolerance", tolerance.getValue()},
+        {"precision", precisionJson(variant->precision)},
+        {"target", llvm::json::Object{{"cpu", model.targetCpu},
+                                      {"features", model.targetFeatures}}},
         {"seed", seed.getValue()},
         {"temporaries", std::move(temporaries)},
         {"codegen_pipeline", model.pipeline},
@@ -744,7 +772,7 @@ int runRunCommand() {
           "{3:e2}, max |ref| = {4:e2}; tolerance {5:e2})\n",
           check.name, check.against, check.difference.relative,
           check.difference.maxAbsDiff, check.difference.maxAbsReference,
-          tolerance.getValue());
+          check.tolerance);
       return 1;
     }
   return 0;

@@ -21,6 +21,7 @@
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 #include "llvm/ADT/ScopeExit.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -31,6 +32,9 @@ using namespace mlir;
 namespace dispatchlab {
 
 namespace {
+/// The reference's f32 twin of a low-precision model, before anything else.
+constexpr const char *kWidenFloatsPipeline =
+    "dispatchlab-widen-low-precision-floats";
 /// Tensor-level work: one function per dispatch; in tiled mode each is
 /// tiled, fused and vectorized, with accumulators hoisted out of reduction
 /// loops so they stay in registers.
@@ -258,9 +262,21 @@ std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
 
 /// `symbols` (name, address) are what the code calls besides the runtime
 /// libraries: registered before initialize(), which links the module.
+/// The enabled features of `features` (LLVM's "+a,-b,..."), sorted.
+std::string getEnabledFeatures(StringRef features) {
+  SmallVector<StringRef> all, enabled;
+  features.split(all, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef feature : all)
+    if (feature.consume_front("+"))
+      enabled.push_back(feature);
+  llvm::sort(enabled);
+  return llvm::join(enabled, ",");
+}
+
 FailureOr<std::unique_ptr<ExecutionEngine>>
 createEngine(ModuleOp module, bool asyncRuntime,
-             ArrayRef<std::pair<StringRef, void *>> symbols) {
+             ArrayRef<std::pair<StringRef, void *>> symbols,
+             CompiledModel &compiled) {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
@@ -296,6 +312,9 @@ createEngine(ModuleOp module, bool asyncRuntime,
       builder->createTargetMachine();
   if (!machine)
     return fail(machine.takeError());
+  compiled.targetCpu = (*machine)->getTargetCPU().str();
+  compiled.targetFeatures =
+      getEnabledFeatures((*machine)->getTargetFeatureString());
 
   auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
                                                /*sizeLevel=*/0, machine->get());
@@ -357,6 +376,9 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
 
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
+  if (options.widenFloats &&
+      failed(runPipeline(module, kWidenFloatsPipeline)))
+    return failure();
   FailureOr<func::FuncOp> host = getModelFunction(module);
   if (failed(host) || failed(readSignature(*host, compiled)))
     return failure();
@@ -385,6 +407,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
         "dispatchlab-instrument-dispatch-calls," + loweringPipeline;
   }
   compiled.pipeline =
+      (options.widenFloats ? std::string(kWidenFloatsPipeline) + "," : "") +
       tensorPipeline + "," + kBufferizePipeline + "," + loweringPipeline;
   std::string hostName = host->getName().str();
   if (failed(runPipeline(module, tensorPipeline)) ||
@@ -419,7 +442,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
                          reinterpret_cast<void *>(options.dispatchEnd));
   }
   FailureOr<std::unique_ptr<ExecutionEngine>> engine =
-      createEngine(module, options.threads > 1, symbols);
+      createEngine(module, options.threads > 1, symbols, compiled);
   if (failed(engine))
     return failure();
   compiled.engine = std::move(*engine);

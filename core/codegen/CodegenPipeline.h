@@ -77,6 +77,10 @@ struct CompiledModel {
   /// (translation, -O3, machine code).
   double codegenSeconds = 0;
   double jitSeconds = 0;
+  /// The CPU and the enabled features (sorted, comma-separated) the machine
+  /// code was generated for.
+  std::string targetCpu;
+  std::string targetFeatures;
   /// With CodegenOptions::profileDispatches: the dispatch each hook index
   /// stands for (the callee before deduplication), in program order.
   std::vector<std::string> profiledDispatches;
@@ -100,6 +104,9 @@ struct CodegenOptions {
   /// Threads the tiles of one dispatch are spread over; dispatches still run
   /// one after another, as in IREE's task system.
   unsigned threads = 1;
+  /// Computes what the model computes in f16 or bf16 in f32 instead
+  /// (dispatchlab-widen-low-precision-floats): the reference's numerics.
+  bool widenFloats = false;
   /// Wraps each dispatch call of the host function in calls to
   /// `dispatchBegin` and `dispatchEnd` with the call site's index
   /// (dispatchlab-instrument-dispatch-calls); both must be set then.

@@ -70,6 +70,23 @@ def InstrumentDispatchCallsPass
                            "mlir::arith::ArithDialect"];
 }
 
+def WidenLowPrecisionFloatsPass
+    : Pass<"dispatchlab-widen-low-precision-floats", "mlir::ModuleOp"> {
+  let summary = "Compute in f32 what the model computes in f16 or bf16";
+  let description = [{
+    For the reference that `dispatchlab run` checks outputs against: every
+    f16 and bf16 scalar, tensor and function signature becomes f32,
+    constants are converted exactly, and the casts between f32 and the
+    narrow type that become no-ops are dropped. The reference then rounds
+    once per f32 operation instead of once per f16 operation, so a
+    low-precision variant is compared with a more precise result rather
+    than with another order of the same f16 roundings (which differ by a
+    few f16 ulps between hosts with and without native f16 arithmetic).
+    A bitcast of a narrow float cannot be widened and fails the pass.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
 def TransposeWeightsPass
     : Pass<"dispatchlab-transpose-weights", "mlir::func::FuncOp"> {
   let summary = "Read contraction weights with the output's innermost dim "
