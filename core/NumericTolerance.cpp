@@ -66,7 +66,7 @@ PrecisionBasis analyzePrecision(ModuleOp module) {
 
 double deriveTolerance(const PrecisionBasis &basis, double floor) {
   double derived =
-      basis.unitRoundoff * std::sqrt(double(basis.roundingSteps));
+      2 * basis.unitRoundoff * std::sqrt(double(basis.roundingSteps));
   return std::max(floor, derived);
 }
 

@@ -63,7 +63,7 @@ TEST_F(NumericToleranceTest, F16MatmulCountsItsReductionDepth) {
   // 512 accumulations in the matmul, one rounding in the add.
   EXPECT_EQ(basis.roundingSteps, 513);
   EXPECT_DOUBLE_EQ(deriveTolerance(basis, 1e-4),
-                   std::ldexp(1.0, -11) * std::sqrt(513.0));
+                   2 * std::ldexp(1.0, -11) * std::sqrt(513.0));
   // A floor above the derived bound wins.
   EXPECT_EQ(deriveTolerance(basis, 0.5), 0.5);
 }
