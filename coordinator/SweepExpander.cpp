@@ -2,7 +2,7 @@
 
 #include "coordinator/SweepExpander.h"
 
-#include "core/Provenance.h"
+#include "core/support/Provenance.h"
 #include "heuristics/HeuristicOptions.h"
 
 #include "llvm/ADT/StringExtras.h"

@@ -14,5 +14,6 @@ if os.environ.get("DISPATCHLAB_ZOO_FULL"):
     config.available_features.add("zoo-full")
 config.environment["PATH"] = os.pathsep.join(
     [config.dispatchlab_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
+config.substitutions.append(("%src", config.dispatchlab_src_root))
 config.substitutions.append(("%inputs", os.path.join(config.test_source_root, "inputs")))
 config.substitutions.append(("%seeds", os.path.join(config.dispatchlab_src_root, "tests", "inputs", "seeds")))

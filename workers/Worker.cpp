@@ -2,8 +2,8 @@
 
 #include "workers/Worker.h"
 
-#include "core/HostPinning.h"
-#include "core/Provenance.h"
+#include "core/support/HostPinning.h"
+#include "core/support/Provenance.h"
 #include "workers/JobRunner.h"
 
 #include "llvm/ADT/STLExtras.h"

@@ -10,7 +10,7 @@
 #ifndef DISPATCHLAB_CORE_CODEGEN_CODEGENPIPELINE_H
 #define DISPATCHLAB_CORE_CODEGEN_CODEGENPIPELINE_H
 
-#include "core/Npy.h"
+#include "core/support/Npy.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/IR/BuiltinOps.h"

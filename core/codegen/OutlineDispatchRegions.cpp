@@ -1,6 +1,6 @@
 //===- OutlineDispatchRegions.cpp - one function per dispatch -------------===//
 
-#include "core/CompileStats.h"
+#include "core/analysis/CompileStats.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/IR/IRMapping.h"

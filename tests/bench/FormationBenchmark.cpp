@@ -14,7 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "core/Registration.h"
+#include "core/pipeline/Registration.h"
 #include "heuristics/FusionPlanner.h"
 #include "heuristics/Passes.h"
 

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "core/Registration.h"
+#include "core/pipeline/Registration.h"
 #include "core/onnx/OnnxImporter.h"
 
 #include "mlir/IR/MLIRContext.h"

@@ -1,11 +1,11 @@
 //===- CompileStatsTest.cpp - statistics, JSON, table and dispatch graph --===//
 
-#include "core/CompileStats.h"
-#include "core/DispatchTable.h"
-#include "core/DotGraph.h"
-#include "core/StatsJson.h"
+#include "core/analysis/CompileStats.h"
+#include "core/analysis/DispatchTable.h"
+#include "core/analysis/DotGraph.h"
+#include "core/analysis/StatsJson.h"
 
-#include "core/Registration.h"
+#include "core/pipeline/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

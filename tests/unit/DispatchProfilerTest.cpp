@@ -1,6 +1,6 @@
 //===- DispatchProfilerTest.cpp - per-dispatch timing accumulator ---------===//
 
-#include "core/DispatchProfiler.h"
+#include "core/runtime/DispatchProfiler.h"
 
 #include <gtest/gtest.h>
 

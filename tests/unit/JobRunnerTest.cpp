@@ -1,7 +1,7 @@
 //===- JobRunnerTest.cpp - child processes with limits --------------------===//
 
 #include "workers/JobRunner.h"
-#include "core/HostPinning.h"
+#include "core/support/HostPinning.h"
 #include "workers/Worker.h"
 
 #include "llvm/Support/FileSystem.h"

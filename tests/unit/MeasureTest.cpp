@@ -1,7 +1,7 @@
 //===- MeasureTest.cpp - latency statistics, benchmark loop, pinning ------===//
 
-#include "core/HostPinning.h"
-#include "core/LatencyBenchmark.h"
+#include "core/support/HostPinning.h"
+#include "core/runtime/LatencyBenchmark.h"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 //===- NpyTest.cpp - .npy reader and writer -------------------------------===//
 
-#include "core/Npy.h"
+#include "core/support/Npy.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/FileSystem.h"

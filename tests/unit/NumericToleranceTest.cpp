@@ -1,7 +1,7 @@
 //===- NumericToleranceTest.cpp - run's tolerance from the IR -------------===//
 
-#include "core/NumericTolerance.h"
-#include "core/Registration.h"
+#include "core/analysis/NumericTolerance.h"
+#include "core/pipeline/Registration.h"
 
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Parser/Parser.h"
@@ -54,6 +54,7 @@ TEST_F(NumericToleranceTest, F32ModelKeepsTheFloor) {
   EXPECT_EQ(basis.unitRoundoff, 0);
   EXPECT_EQ(basis.roundingSteps, 0);
   EXPECT_EQ(deriveTolerance(basis, 1e-4), 1e-4);
+  EXPECT_EQ(deriveTolerance(basis, -1), -1);
 }
 
 TEST_F(NumericToleranceTest, F16MatmulCountsItsReductionDepth) {

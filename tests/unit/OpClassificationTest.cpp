@@ -2,7 +2,7 @@
 
 #include "heuristics/OpClassification.h"
 
-#include "core/Registration.h"
+#include "core/pipeline/Registration.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"

@@ -1,0 +1,113 @@
+//===- CompileStats.h - what `dispatchlab compile` reports ------*- C++ -*-===//
+//
+// Statistics over a module after dispatch formation, counted the way IREE
+// counts them (spec sections 8-9): dispatch sites, unique executables, DMA
+// fills and copies left outside dispatches, and bytes passed between
+// dispatches.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_ANALYSIS_COMPILESTATS_H
+#define DISPATCHLAB_CORE_ANALYSIS_COMPILESTATS_H
+
+#include "heuristics/DispatchDialect.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/SmallVector.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+struct DispatchGroupStats {
+  /// See getNamedDispatchRegions.
+  std::string name;
+  /// The region's `dispatchlab.kind` attribute: "fused", "scalar" or "copy".
+  std::string kind;
+  std::string root;
+  /// The root's op name (`linalg.conv_2d_nhwc_fhwc`): what kind of work the
+  /// dispatch is, for breakdowns across models.
+  std::string rootOp;
+  /// What the root computes, recognised structurally so that generalized
+  /// named ops still count: "conv", "contraction", "reduction",
+  /// "elementwise" or "other".
+  std::string rootClass;
+  /// Non-cloneable ops of the body, in program order (the root included).
+  std::vector<std::string> members;
+  /// Cloneable ops of the body (fills, empties, constants, slices...).
+  std::vector<std::string> cloned;
+  /// Distinct ranked tensors captured from above, not counting results of
+  /// cloneable ops (IREE clones those in rather than passing them).
+  unsigned numOperands = 0;
+  unsigned numResults = 0;
+  /// Hex xxh3 of the outlined body; equal hashes mean one executable.
+  std::string executableHash;
+};
+
+struct CompileStats {
+  std::string model;
+  /// Canonical option text: one `key=value` per line.
+  std::string options;
+  int64_t dispatches = 0;
+  int64_t executables = 0;
+  int64_t fills = 0;
+  int64_t copies = 0;
+  int64_t genericBefore = 0;
+  int64_t genericAfter = 0;
+  /// Bytes of tensors produced by one dispatch and consumed by another.
+  /// Dynamically shaped tensors count 0.
+  int64_t transientBytes = 0;
+  std::vector<DispatchGroupStats> groups;
+};
+
+/// Computes every field but `model`, `options`, `genericBefore` and
+/// `genericAfter`, which the caller knows.
+CompileStats computeCompileStats(mlir::ModuleOp module);
+
+//===----------------------------------------------------------------------===//
+// Helpers shared by the stats, the table and the dispatch graph.
+//===----------------------------------------------------------------------===//
+
+/// Names ops for reports: `%name` from the NameLoc the model loader attaches,
+/// else `<op name>#<pre-order index in its function>`, not counting the
+/// payload ops of Linalg ops.
+class OpNamer {
+public:
+  std::string getName(mlir::Operation *op);
+
+private:
+  llvm::DenseMap<mlir::Operation *, unsigned> indexInFunction;
+};
+
+/// True for ops IREE clones into each consumer dispatch (with the default
+/// inline-constant limit) rather than making them dispatch members.
+bool isClonedIntoDispatch(mlir::Operation *op);
+
+/// Values used in `region`'s body but defined outside it, in order of first
+/// use: the arguments IREE's outlining gives the executable.
+llvm::SmallVector<mlir::Value> getCapturedValues(dispatch::RegionOp region);
+
+/// The op `region` was formed around: the one marked `dispatchlab.root`, else
+/// the first non-cloneable op with reduction loops, else the last op.
+mlir::Operation *getRootOp(dispatch::RegionOp region);
+
+/// Every dispatch region of `module` with its report name
+/// `<function>_dispatch_<n>` (numbered per function like IREE's outlining),
+/// in the order reports list them.
+llvm::SmallVector<std::pair<dispatch::RegionOp, std::string>>
+getNamedDispatchRegions(mlir::ModuleOp module);
+
+/// True for reshapes and casts outside dispatches: IREE turns those into
+/// metadata-only flow.tensor.reshape ops that move no data.
+bool isMetadataOnlyOp(mlir::Operation *op);
+
+/// Follows `value` up through metadata-only ops, to the value whose buffer
+/// it aliases.
+mlir::Value stripViewOps(mlir::Value value);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_ANALYSIS_COMPILESTATS_H

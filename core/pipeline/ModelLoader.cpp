@@ -1,0 +1,84 @@
+//===- ModelLoader.cpp - read a model into linalg-on-tensors IR -----------===//
+
+#include "core/pipeline/ModelLoader.h"
+
+#include "core/pipeline/UtilCompatDialect.h"
+#include "core/onnx/OnnxModelFile.h"
+
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/AsmParser/AsmParserState.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/Location.h"
+#include "mlir/IR/Verifier.h"
+#include "llvm/Support/MemoryBuffer.h"
+
+using namespace mlir;
+
+namespace dispatchlab {
+
+/// Attaches the source's SSA result names to the ops defining them. The
+/// parser drops names; its AsmParserState still records where each result
+/// group was defined, and the text there is the name.
+static void attachSourceNames(const AsmParserState &state) {
+  for (const AsmParserState::OperationDefinition &def : state.getOpDefs()) {
+    if (def.resultGroups.empty())
+      continue;
+    llvm::SMRange range = def.resultGroups.front().definition.loc;
+    StringRef text(range.Start.getPointer(),
+                   range.End.getPointer() - range.Start.getPointer());
+    text.consume_front("%");
+    if (text.empty())
+      continue;
+    Operation *op = def.op;
+    op->setLoc(
+        NameLoc::get(StringAttr::get(op->getContext(), text), op->getLoc()));
+  }
+}
+
+OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
+                                    llvm::SourceMgr &sourceMgr) {
+  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path);
+  if (std::error_code error = file.getError()) {
+    emitError(FileLineColLoc::get(&context, path, 0, 0))
+        << "cannot read model: " << error.message();
+    return nullptr;
+  }
+  sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
+
+  Block block;
+  AsmParserState state;
+  ParserConfig config(&context, /*verifyAfterParse=*/true);
+  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
+    return nullptr;
+
+  OwningOpRef<ModuleOp> module;
+  if (block.getOperations().size() == 1 && isa<ModuleOp>(block.front())) {
+    auto parsed = cast<ModuleOp>(&block.front());
+    parsed->remove();
+    module = parsed;
+  } else {
+    module = ModuleOp::create(FileLineColLoc::get(&context, path, 0, 0));
+    module->getBody()->getOperations().splice(module->getBody()->begin(),
+                                              block.getOperations());
+  }
+  attachSourceNames(state);
+  context.getOrLoadDialect<func::FuncDialect>();
+  convertUtilFuncsToFunc(*module);
+  if (failed(verify(*module)))
+    return nullptr;
+  return module;
+}
+
+OwningOpRef<ModuleOp> loadModel(StringRef path, MLIRContext &context,
+                                llvm::SourceMgr &sourceMgr,
+                                const OnnxImportOptions &importOptions) {
+  if (!onnx_import::isOnnxPath(path))
+    return loadMlirModel(path, context, sourceMgr);
+  FailureOr<OwningOpRef<ModuleOp>> module =
+      importOnnxModel(path, context, importOptions);
+  if (failed(module))
+    return nullptr;
+  return std::move(*module);
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,54 @@
+//===- Npy.h - NumPy .npy arrays in and out ---------------------*- C++ -*-===//
+//
+// The subset of the .npy format (versions 1.0-3.0) that model inputs and
+// outputs need: little-endian C-order arrays of f16, f32, f64, i8, i32, i64
+// and bool.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_SUPPORT_NPY_H
+#define DISPATCHLAB_CORE_SUPPORT_NPY_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+enum class ElementType { F16, F32, F64, I8, I32, I64, Bool };
+
+/// Bytes one element occupies in memory (bool: one byte, as numpy and MLIR's
+/// memref lowering store it).
+size_t getElementBytes(ElementType type);
+/// numpy's spelling: float32, int64, bool...
+llvm::StringRef getElementTypeName(ElementType type);
+
+/// A dense array in host memory, C order.
+struct HostArray {
+  ElementType type = ElementType::F32;
+  std::vector<int64_t> shape;
+  std::vector<uint8_t> data;
+
+  HostArray() = default;
+  /// Zero-filled.
+  HostArray(ElementType type, std::vector<int64_t> shape);
+  int64_t numElements() const;
+  /// Element `i` converted to double.
+  double getDouble(int64_t i) const;
+  /// Stores `value` converted (rounded to nearest even for f16, truncated
+  /// towards zero for integers) into element `i`.
+  void setDouble(int64_t i, double value);
+};
+
+/// Reads `path`; on failure returns nullopt with a one-line `error`.
+std::optional<HostArray> readNpy(llvm::StringRef path, std::string &error);
+
+/// Writes `array` as .npy version 1.0; false with `error` on I/O failure.
+bool writeNpy(llvm::StringRef path, const HostArray &array, std::string &error);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_SUPPORT_NPY_H

@@ -1,0 +1,242 @@
+//===- DiffCommand.cpp - `dispatchlab diff` -------------------------------===//
+//
+// What changed between two sweeps, per (model, variant) matched by name: the
+// dispatch count, which dispatch groups came or went, and for run results
+// the latency when a Mann-Whitney U test over the raw samples calls the
+// change significant. Groups are compared by executable hash, the stats'
+// fingerprint of a dispatch's contents, so a group that only moved or was
+// renamed does not count as a change.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/dispatchlab/commands/DiffCommand.h"
+
+#include "results/Formatters.h"
+#include "results/ReportQueries.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+
+namespace cl = llvm::cl;
+
+namespace dispatchlab {
+
+cl::SubCommand &getDiffSubcommand() {
+  static cl::SubCommand command(
+      "diff", "Dispatch and significant latency changes between two sweeps, "
+              "per model and variant");
+  return command;
+}
+
+namespace {
+cl::list<std::string> sweeps(cl::Positional, cl::desc("SWEEP_A SWEEP_B"),
+                             cl::OneOrMore, cl::sub(getDiffSubcommand()));
+cl::opt<std::string> dbPath("db", cl::desc("Result database"),
+                            cl::value_desc("FILE"),
+                            cl::init("results/dispatchlab.db"),
+                            cl::sub(getDiffSubcommand()));
+
+llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), "dispatchlab diff");
+}
+
+/// A job's dispatch groups: executable hash -> names of the groups with it.
+using GroupSet = std::map<std::string, std::vector<std::string>>;
+
+struct Outcome {
+  std::string text; // dispatch count or failure class
+  std::optional<int64_t> dispatches;
+  GroupSet groups;
+  std::optional<LatencyRecord> latency;
+};
+
+Outcome outcomeOf(const JobRecord &job) {
+  Outcome outcome;
+  std::optional<double> dispatches = metricValue(job, Metric::Dispatches);
+  if (!dispatches) {
+    outcome.text =
+        job.state == "failed" ? classifyFailure(job.error) : job.state;
+    return outcome;
+  }
+  outcome.dispatches = static_cast<int64_t>(*dispatches);
+  outcome.latency = latencyOf(job);
+  outcome.text = std::to_string(*outcome.dispatches);
+  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
+  if (!stats) {
+    llvm::consumeError(stats.takeError());
+    return outcome;
+  }
+  if (const llvm::json::Array *groups =
+          stats->getAsObject()->getArray("groups"))
+    for (const llvm::json::Value &value : *groups)
+      if (const llvm::json::Object *group = value.getAsObject())
+        outcome.groups[group->getString("executable").value_or("").str()]
+            .push_back(group->getString("name").value_or("?").str());
+  return outcome;
+}
+
+/// Group names in `from` whose executables `to` has fewer of.
+std::vector<std::string> missingFrom(const GroupSet &from, const GroupSet &to) {
+  std::vector<std::string> names;
+  for (const auto &[hash, groupNames] : from) {
+    auto it = to.find(hash);
+    size_t kept = it == to.end() ? 0 : it->second.size();
+    for (size_t i = kept; i < groupNames.size(); ++i)
+      names.push_back(groupNames[i]);
+  }
+  return names;
+}
+
+std::string describeGroups(llvm::StringRef sign,
+                           const std::vector<std::string> &names) {
+  if (names.empty())
+    return "";
+  // Long lists are summarized: the count is what a reader scans for.
+  const size_t shown = 3;
+  std::vector<std::string> head(names.begin(),
+                                names.begin() + std::min(shown, names.size()));
+  std::string text =
+      llvm::formatv("{0}{1}: {2}", sign, names.size(), llvm::join(head, " "))
+          .str();
+  if (names.size() > shown)
+    text += llvm::formatv(" ... (+{0} more)", names.size() - shown).str();
+  return text;
+}
+} // namespace
+
+int runDiffCommand() {
+  if (sweeps.size() != 2) {
+    error() << "expected two sweeps (name or id), got " << sweeps.size()
+            << "\n";
+    return 2;
+  }
+  try {
+    ResultStore store(dbPath, ResultStore::Access::ReadOnly);
+    SweepRef refs[2];
+    std::map<std::pair<std::string, std::string>, Outcome> outcomes[2];
+    std::vector<std::pair<std::string, std::string>> order;
+    for (int side = 0; side < 2; ++side) {
+      std::optional<SweepRef> found = findSweep(store, sweeps[side]);
+      if (!found) {
+        error() << "no sweep '" << sweeps[side] << "' in " << dbPath << "\n";
+        return 1;
+      }
+      refs[side] = *found;
+      for (const JobRecord &job : loadSweepJobs(store, found->id)) {
+        auto key = std::make_pair(job.model, job.variant);
+        if (!outcomes[0].count(key) && !outcomes[1].count(key))
+          order.push_back(key);
+        outcomes[side][key] = outcomeOf(job);
+      }
+    }
+
+    // Latency is compared only where both sweeps measured it.
+    auto bothTimed = [&](const auto &key) {
+      auto a = outcomes[0].find(key), b = outcomes[1].find(key);
+      return a != outcomes[0].end() && b != outcomes[1].end() &&
+             a->second.latency && b->second.latency;
+    };
+    bool timed = llvm::any_of(order, bothTimed);
+    TextGrid grid;
+    grid.header = {"model",      "variant", refs[0].name,
+                   refs[1].name, "change",  "groups"};
+    grid.numeric = {false, false, true, true, true, false};
+    if (timed) {
+      grid.header.push_back("latency");
+      grid.numeric.push_back(false);
+    }
+    int differing = 0, latencyTested = 0, latencyChanged = 0;
+    size_t fewestSamples = std::numeric_limits<size_t>::max();
+    int64_t totals[2] = {0, 0};
+    for (const auto &key : order) {
+      auto a = outcomes[0].find(key), b = outcomes[1].find(key);
+      if (a == outcomes[0].end() || b == outcomes[1].end()) {
+        ++differing;
+        grid.rows.push_back({key.first, key.second,
+                             a == outcomes[0].end() ? "-" : a->second.text,
+                             b == outcomes[1].end() ? "-" : b->second.text, "",
+                             a == outcomes[0].end()
+                                 ? "only in " + refs[1].name
+                                 : "only in " + refs[0].name});
+        if (timed)
+          grid.rows.back().push_back("");
+        continue;
+      }
+      const Outcome &from = a->second, &to = b->second;
+      if (from.dispatches && to.dispatches) {
+        totals[0] += *from.dispatches;
+        totals[1] += *to.dispatches;
+      }
+      std::vector<std::string> removed = missingFrom(from.groups, to.groups);
+      std::vector<std::string> added = missingFrom(to.groups, from.groups);
+      std::string latency;
+      bool latencySignificant = false;
+      if (bothTimed(key)) {
+        const LatencyRecord &before = *from.latency, &after = *to.latency;
+        std::optional<double> ratio;
+        if (before.medianMs > 0)
+          ratio = after.medianMs / before.medianMs;
+        std::optional<LatencyComparison> comparison;
+        if (!before.samplesMs.empty() && !after.samplesMs.empty()) {
+          comparison = compareLatency(before.samplesMs, after.samplesMs);
+          ++latencyTested;
+          fewestSamples = std::min(
+              {fewestSamples, before.samplesMs.size(), after.samplesMs.size()});
+          latencySignificant = comparison->significant();
+          latencyChanged += latencySignificant;
+        }
+        latency =
+            formatLatencyRatio(ratio, comparison ? &*comparison : nullptr);
+      }
+      if (from.text == to.text && removed.empty() && added.empty() &&
+          !latencySignificant)
+        continue;
+      ++differing;
+      std::string change;
+      if (from.dispatches && to.dispatches)
+        change = llvm::formatv("{0}{1}",
+                               *to.dispatches >= *from.dispatches ? "+" : "",
+                               *to.dispatches - *from.dispatches)
+                     .str();
+      std::string groups = describeGroups("-", removed);
+      std::string plus = describeGroups("+", added);
+      groups += (groups.empty() || plus.empty() ? "" : "; ") + plus;
+      grid.rows.push_back(
+          {key.first, key.second, from.text, to.text, change, groups});
+      if (timed)
+        grid.rows.back().push_back(latency);
+    }
+    if (!grid.rows.empty())
+      printGrid(grid, OutputFormat::Table, llvm::outs());
+    llvm::outs() << llvm::formatv(
+        "{0} of {1} (model, variant) pairs differ between {2} (#{3}) and {4} "
+        "(#{5}); dispatches over the pairs both finished: {6} -> {7}\n",
+        differing, order.size(), refs[0].name, refs[0].id, refs[1].name,
+        refs[1].id, totals[0], totals[1]);
+    if (latencyTested)
+      llvm::outs() << llvm::formatv(
+          "latency ({0} / {1} median): {2} of {3} pairs with samples in both "
+          "changed significantly (two-sided Mann-Whitney U, alpha {4:F2})\n",
+          refs[1].name, refs[0].name, latencyChanged, latencyTested,
+          kSignificanceAlpha);
+    if (fewestSamples < kRecommendedSamples)
+      llvm::outs() << llvm::formatv(
+          "warning: as few as {0} samples per result; the U test needs about "
+          "{1} repetitions to detect a change\n",
+          fewestSamples, kRecommendedSamples);
+  } catch (const StoreError &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,290 @@
+//===- ShowCommand.cpp - `dispatchlab show` -------------------------------===//
+//
+// Everything the database holds about one result: its key, provenance,
+// worker, the jobs that produced or reused it, its model and options, and
+// its dispatch groups. The database keeps stats only, so `--emit=dot` and
+// `--emit=dispatch-ir` compile the stored model bytes again with the stored
+// options.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/dispatchlab/commands/ShowCommand.h"
+
+#include "core/support/Provenance.h"
+#include "results/Formatters.h"
+#include "results/ResultStore.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <ctime>
+
+namespace cl = llvm::cl;
+
+namespace dispatchlab {
+
+cl::SubCommand &getShowSubcommand() {
+  static cl::SubCommand command(
+      "show", "Everything recorded for one result (by id or content key)");
+  return command;
+}
+
+namespace {
+cl::opt<std::string> selector(cl::Positional, cl::desc("RESULT_ID_OR_KEY"),
+                              cl::Required, cl::sub(getShowSubcommand()));
+cl::opt<std::string> dbPath("db", cl::desc("Result database"),
+                            cl::value_desc("FILE"),
+                            cl::init("results/dispatchlab.db"),
+                            cl::sub(getShowSubcommand()));
+cl::opt<std::string>
+    emit("emit",
+         cl::desc("summary (default), stats (the stored JSON), dot or "
+                  "dispatch-ir (compiled again from the stored model)"),
+         cl::init("summary"), cl::sub(getShowSubcommand()));
+
+llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), "dispatchlab show");
+}
+
+struct StoredResult {
+  int64_t id = 0;
+  std::string key, statsJson, provenanceJson;
+  double wallSeconds = 0, createdAt = 0;
+  std::string worker;
+};
+
+/// By id, by full content key, or by a unique key prefix of at least four
+/// characters (like git). Text of digits only names an id when one exists;
+/// content keys are hex, so such text may still be a key prefix.
+std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
+                                       std::string &problem) {
+  Statement &query = store.prepare(
+      "SELECT r.id, r.content_key, r.stats_json, r.provenance_json, "
+      "r.wall_seconds, r.created_at, COALESCE(w.hostname || ' (worker #' || "
+      "w.id || ', ' || w.cpu || ')', '') FROM results r LEFT JOIN workers w "
+      "ON w.id = r.worker_id WHERE r.id = ?1 OR (?2 <> '' AND "
+      "substr(r.content_key, 1, length(?2)) = ?2) LIMIT 2");
+  auto lookUp = [&](int64_t id, llvm::StringRef prefix) {
+    query.bind(1, id).bind(2, prefix);
+    std::vector<StoredResult> found;
+    while (query.step())
+      found.push_back({query.getInt(0), query.getText(1), query.getText(2),
+                       query.getText(3), query.getDouble(4), query.getDouble(5),
+                       query.getText(6)});
+    query.reset();
+    return found;
+  };
+  int64_t id = 0;
+  std::vector<StoredResult> found;
+  if (!text.getAsInteger(10, id))
+    found = lookUp(id, "");
+  if (found.empty() && text.size() >= 4)
+    found = lookUp(-1, text);
+  if (found.size() == 1)
+    return found.front();
+  problem = found.empty() ? "no result '" + text.str() + "' in " + dbPath
+                          : "key prefix '" + text.str() + "' is ambiguous";
+  return std::nullopt;
+}
+
+std::string utcTime(double seconds) {
+  std::time_t time = static_cast<std::time_t>(seconds);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S UTC",
+                std::gmtime(&time));
+  return buffer;
+}
+
+std::string joinStrings(const llvm::json::Array *array) {
+  std::vector<std::string> items;
+  if (array)
+    for (const llvm::json::Value &item : *array)
+      if (std::optional<llvm::StringRef> text = item.getAsString())
+        items.push_back(text->str());
+  return llvm::join(items, " ");
+}
+
+void printSummary(ResultStore &store, const StoredResult &result,
+                  llvm::raw_ostream &os) {
+  os << "result " << result.id << "\n";
+  os << "  content key  " << result.key << "\n";
+  os << "  created      " << utcTime(result.createdAt) << "\n";
+  os << llvm::formatv("  wall time    {0:F3} s\n", result.wallSeconds);
+  if (!result.worker.empty())
+    os << "  worker       " << result.worker << "\n";
+  os << "  provenance   " << result.provenanceJson << "\n";
+
+  Statement &jobs = store.prepare(
+      "SELECT s.name, s.id, j.model_name, j.model_hash, j.variant, j.preset, "
+      "j.state, j.options, length(m.content), m.extension FROM jobs j JOIN "
+      "sweeps s ON s.id = j.sweep_id LEFT JOIN models m ON m.hash = "
+      "j.model_hash WHERE j.result_id = ?1 ORDER BY j.id");
+  jobs.bind(1, result.id);
+  std::string options;
+  while (jobs.step()) {
+    if (options.empty()) {
+      os << "  model        " << jobs.getText(2) << " (" << jobs.getText(9)
+         << ", " << jobs.getInt(8) << " bytes, sha256 " << jobs.getText(3)
+         << ")\n";
+      os << "  preset       " << jobs.getText(5) << "\n";
+      options = jobs.getText(7);
+    }
+    os << llvm::formatv("  job          sweep {0} (#{1}), variant {2}: {3}\n",
+                        jobs.getText(0), jobs.getInt(1), jobs.getText(4),
+                        jobs.getText(6));
+  }
+  jobs.reset();
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(options).split(lines, '\n', -1, false);
+  os << "  options      " << llvm::join(lines, " ") << "\n";
+
+  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(result.statsJson);
+  if (!stats) {
+    os << "  stats        (not JSON: " << llvm::toString(stats.takeError())
+       << ")\n";
+    return;
+  }
+  const llvm::json::Object *object = stats->getAsObject();
+  if (!object)
+    return;
+  os << "  stats       ";
+  for (const char *key : {"dispatches", "executables", "fills", "copies",
+                          "generic_before", "generic_after", "transient_bytes"})
+    if (std::optional<int64_t> value = object->getInteger(key))
+      os << " " << key << "=" << *value;
+  os << "\n\n";
+
+  TextGrid groups;
+  groups.header = {"group",  "kind",     "root",    "members",
+                   "cloned", "operands", "results", "executable"};
+  groups.numeric = {false, false, false, false, false, true, true, false};
+  if (const llvm::json::Array *array = object->getArray("groups"))
+    for (const llvm::json::Value &value : *array) {
+      const llvm::json::Object *group = value.getAsObject();
+      if (!group)
+        continue;
+      auto text = [&](const char *key) {
+        return group->getString(key).value_or("").str();
+      };
+      auto number = [&](const char *key) {
+        std::optional<int64_t> n = group->getInteger(key);
+        return n ? std::to_string(*n) : std::string();
+      };
+      groups.rows.push_back({text("name"), text("kind"), text("root"),
+                             joinStrings(group->getArray("members")),
+                             joinStrings(group->getArray("cloned")),
+                             number("operands"), number("results"),
+                             text("executable")});
+    }
+  printGrid(groups, OutputFormat::Table, os);
+}
+
+/// Writes the stored model to a temporary file and runs this binary's
+/// `compile` on it with the stored preset and options.
+int recompile(ResultStore &store, const StoredResult &result) {
+  Statement &job =
+      store.prepare("SELECT j.model_hash, j.preset, j.options FROM jobs j "
+                    "WHERE j.result_id = ?1 ORDER BY j.id LIMIT 1");
+  job.bind(1, result.id);
+  if (!job.step()) {
+    job.reset();
+    error() << "no job points at result " << result.id << "\n";
+    return 1;
+  }
+  std::string hash = job.getText(0), preset = job.getText(1),
+              options = job.getText(2);
+  job.reset();
+  std::optional<StoredModel> model = store.getModel(hash);
+  if (!model) {
+    error() << "the database has no bytes for model " << hash << "\n";
+    return 1;
+  }
+  llvm::SmallString<128> path;
+  int fd;
+  if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
+          "dispatchlab-show", llvm::StringRef(model->extension).drop_front(),
+          fd, path)) {
+    error() << "cannot create a temporary file: " << ec.message() << "\n";
+    return 1;
+  }
+  {
+    llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
+    os << model->content;
+  }
+  std::string self = llvm::sys::fs::getMainExecutable(
+      nullptr, reinterpret_cast<void *>(&runShowCommand));
+  std::vector<std::string> args = {self, "compile", std::string(path),
+                                   "--preset=" + preset};
+  llvm::SmallVector<llvm::StringRef> lines;
+  llvm::StringRef(options).split(lines, '\n', -1, false);
+  for (llvm::StringRef line : lines)
+    args.push_back(("--" + line).str());
+  args.push_back("--emit=" + emit);
+
+  Provenance current = Provenance::current();
+  llvm::Expected<llvm::json::Value> stored =
+      llvm::json::parse(result.provenanceJson);
+  std::string storedCommit;
+  if (stored && stored->getAsObject())
+    storedCommit = stored->getAsObject()
+                       ->getString("dispatchlab_commit")
+                       .value_or("")
+                       .str();
+  else if (!stored)
+    llvm::consumeError(stored.takeError());
+  llvm::errs() << "dispatchlab show: the database stores no " << emit
+               << " output; compiling " << model->name
+               << " again from its stored bytes with the stored options\n";
+  if (storedCommit != current.dispatchlabCommit)
+    llvm::errs() << "dispatchlab show: warning: the result came from "
+                    "dispatchlab "
+                 << storedCommit << ", this is " << current.dispatchlabCommit
+                 << "; the output may differ\n";
+  llvm::SmallVector<llvm::StringRef> argRefs(args.begin(), args.end());
+  std::string message;
+  int rc = llvm::sys::ExecuteAndWait(self, argRefs, std::nullopt, {}, 0, 0,
+                                     &message);
+  llvm::sys::fs::remove(path);
+  if (rc < 0)
+    error() << "cannot run " << self << ": " << message << "\n";
+  return rc == 0 ? 0 : 1;
+}
+} // namespace
+
+int runShowCommand() {
+  if (emit != "summary" && emit != "stats" && emit != "dot" &&
+      emit != "dispatch-ir") {
+    error() << "unknown --emit '" << emit
+            << "' (summary, stats, dot, dispatch-ir)\n";
+    return 2;
+  }
+  try {
+    ResultStore store(dbPath, ResultStore::Access::ReadOnly);
+    std::string problem;
+    std::optional<StoredResult> result = findResult(store, selector, problem);
+    if (!result) {
+      error() << problem << "\n";
+      return 1;
+    }
+    if (emit == "summary")
+      printSummary(store, *result, llvm::outs());
+    else if (emit == "stats")
+      llvm::outs() << result->statsJson
+                   << (llvm::StringRef(result->statsJson).ends_with("\n")
+                           ? ""
+                           : "\n");
+    else
+      return recompile(store, *result);
+  } catch (const StoreError &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,333 @@
+//===- SweepCommand.cpp - `dispatchlab sweep` -----------------------------===//
+//
+// Runs every job of a sweep spec. Embedded (no --coordinator): a coordinator
+// on a free loopback port with a fresh token and N local worker slots, all in
+// this process; remote: submit to a running coordinator. Either way it
+// follows the sweep's progress and prints its table. Interrupted embedded
+// sweeps resume when the same command runs again.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/dispatchlab/commands/SweepCommand.h"
+
+#include "coordinator/CoordinatorClient.h"
+#include "coordinator/CoordinatorServer.h"
+#include "coordinator/SweepExpander.h"
+#include "coordinator/SweepSpec.h"
+#include "core/support/SignalFlag.h"
+#include "tools/dispatchlab/commands/SweepTable.h"
+#include "workers/Worker.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+#include <random>
+#include <thread>
+
+namespace cl = llvm::cl;
+using namespace std::chrono_literals;
+
+namespace dispatchlab {
+
+cl::SubCommand &getSweepSubcommand() {
+  static cl::SubCommand command(
+      "sweep", "Run every (model x variant) job of a sweep spec and store the "
+               "results");
+  return command;
+}
+
+namespace {
+cl::opt<std::string> specPath(cl::Positional, cl::desc("SPEC.txtpb"),
+                              cl::Required, cl::sub(getSweepSubcommand()));
+cl::opt<std::string> coordinatorAddress(
+    "coordinator",
+    cl::desc("Submit to this coordinator instead of running embedded"),
+    cl::value_desc("HOST:PORT"), cl::sub(getSweepSubcommand()));
+cl::opt<unsigned>
+    workers("workers",
+            cl::desc("Local worker slots when embedded "
+                     "(default: one per core)"),
+            cl::init(std::max(1u, std::thread::hardware_concurrency())),
+            cl::sub(getSweepSubcommand()));
+cl::opt<std::string> dbPath("db", cl::desc("Result database when embedded"),
+                            cl::value_desc("FILE"),
+                            cl::init("results/dispatchlab.db"),
+                            cl::sub(getSweepSubcommand()));
+cl::opt<bool> force("force",
+                    cl::desc("Run every job again instead of reusing stored "
+                             "results"),
+                    cl::sub(getSweepSubcommand()));
+cl::opt<std::string> tokenFile(
+    "token-file",
+    cl::desc("The coordinator's shared token (default: $DISPATCHLAB_TOKEN)"),
+    cl::value_desc("FILE"), cl::sub(getSweepSubcommand()));
+cl::opt<std::string> tlsCa("tls-ca",
+                           cl::desc("Use TLS, trusting this PEM certificate"),
+                           cl::value_desc("FILE"),
+                           cl::sub(getSweepSubcommand()));
+
+llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), "dispatchlab sweep");
+}
+
+/// The progress line: redrawn in place on a terminal, one plain line at most
+/// every second otherwise.
+class ProgressPrinter {
+public:
+  ProgressPrinter() : terminal(llvm::sys::Process::StandardErrIsDisplayed()) {}
+
+  void update(const coordinator::SweepProgress &progress) {
+    auto now = std::chrono::steady_clock::now();
+    int64_t finished = progress.done() + progress.failed();
+    if (!initialFinished)
+      initialFinished = finished;
+    bool last = progress.finished();
+    if (!terminal && !last && now - lastPrinted < 1s)
+      return;
+    lastPrinted = now;
+    std::string eta = "?";
+    double elapsed = std::chrono::duration<double>(now - start).count();
+    int64_t ranHere = finished - *initialFinished;
+    int64_t remaining = progress.pending() + progress.running();
+    if (ranHere > 0 && elapsed > 0) {
+      int64_t seconds = static_cast<int64_t>(remaining * elapsed / ranHere);
+      eta = llvm::formatv("{0}:{1:2}", seconds / 60, seconds % 60);
+    }
+    std::string line = llvm::formatv(
+        "sweep {0}: {1}/{2} done, {3} failed, {4} cached, {5} running, ETA "
+        "{6}",
+        progress.name(), progress.done() + progress.cached(), progress.total(),
+        progress.failed(), progress.cached(), progress.running(), eta);
+    if (terminal)
+      llvm::errs() << "\r\033[K" << line << (last ? "\n" : "");
+    else
+      llvm::errs() << line << "\n";
+    llvm::errs().flush();
+  }
+
+  void interrupted() {
+    if (terminal)
+      llvm::errs() << "\n";
+  }
+
+private:
+  bool terminal;
+  std::chrono::steady_clock::time_point start =
+      std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point lastPrinted;
+  std::optional<int64_t> initialFinished;
+};
+
+std::string randomToken() {
+  std::random_device device;
+  std::string token;
+  for (int i = 0; i < 4; ++i)
+    token += llvm::utohexstr((static_cast<uint64_t>(device()) << 32) | device(),
+                             true, 16);
+  return token;
+}
+
+enum class FollowResult { Finished, Interrupted, Failed };
+
+/// Submits and follows the sweep to its end, reconnecting for up to a
+/// minute when the coordinator goes away (it may be restarting).
+FollowResult submitAndFollow(CoordinatorClient &client,
+                             const LoadedSpec &loaded, bool forceRerun,
+                             const std::atomic<bool> &stop,
+                             coordinator::SweepProgress &final) {
+  coordinator::SubmitSweepRequest request;
+  *request.mutable_spec() = loaded.spec;
+  for (const ModelFile &model : loaded.models) {
+    coordinator::Model &out = *request.add_models();
+    out.set_name(model.name);
+    out.set_extension(model.extension);
+    out.set_content(model.content);
+  }
+  request.set_force(forceRerun);
+  coordinator::SubmitSweepReply reply;
+  grpc::Status status =
+      client.stub().SubmitSweep(client.context(60s).get(), request, &reply);
+  if (!status.ok()) {
+    // A TLS server closes a plaintext connection without a word.
+    bool maybeTls = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
+                    tlsCa.empty() && !coordinatorAddress.empty();
+    error() << "cannot submit the sweep to " << coordinatorAddress
+            << (coordinatorAddress.empty() ? "the embedded coordinator" : "")
+            << ": " << status.error_message()
+            << (maybeTls ? " (if the coordinator uses TLS, pass --tls-ca)" : "")
+            << "\n";
+    return FollowResult::Failed;
+  }
+  llvm::errs() << llvm::formatv(
+      "sweep {0}: {1} jobs, {2} cached{3}\n", loaded.spec.name(), reply.jobs(),
+      reply.cached(),
+      reply.resumed()
+          ? llvm::formatv(" (resuming the sweep submitted before: {0} "
+                          "finished)",
+                          reply.finished())
+                .str()
+          : "");
+  // Remote workers may be of other classes: say what the jobs wait for.
+  if (!coordinatorAddress.empty() && !reply.run_cpu_class().empty())
+    llvm::errs() << llvm::formatv("sweep {0}: run jobs go to workers of CPU "
+                                  "class {1} only\n",
+                                  loaded.spec.name(), reply.run_cpu_class());
+
+  ProgressPrinter printer;
+  auto unavailableSince = std::chrono::steady_clock::now();
+  while (true) {
+    std::unique_ptr<grpc::ClientContext> context = client.context(std::nullopt);
+    std::atomic<bool> done{false};
+    // Ctrl-C cancels the blocking stream read.
+    std::thread canceller([&] {
+      while (!done && !stop)
+        std::this_thread::sleep_for(50ms);
+      if (stop)
+        context->TryCancel();
+    });
+    coordinator::WatchSweepRequest watch;
+    watch.set_sweep_id(reply.sweep_id());
+    auto reader = client.stub().WatchSweep(context.get(), watch);
+    coordinator::SweepProgress progress;
+    bool finished = false;
+    while (reader->Read(&progress)) {
+      unavailableSince = std::chrono::steady_clock::now();
+      printer.update(progress);
+      if (progress.finished()) {
+        final = progress;
+        finished = true;
+      }
+    }
+    status = reader->Finish();
+    done = true;
+    canceller.join();
+    if (finished)
+      return FollowResult::Finished;
+    if (stop) {
+      printer.interrupted();
+      return FollowResult::Interrupted;
+    }
+    if (status.error_code() != grpc::StatusCode::UNAVAILABLE ||
+        std::chrono::steady_clock::now() - unavailableSince > 60s) {
+      error() << "lost the coordinator: " << status.error_message() << "\n";
+      return FollowResult::Failed;
+    }
+    std::this_thread::sleep_for(500ms);
+  }
+}
+/// The embedded run: a coordinator on a free loopback port with a fresh
+/// token and local worker slots, all in this process.
+FollowResult runEmbedded(const LoadedSpec &loaded,
+                         const EmbeddedSweepOptions &options,
+                         const std::atomic<bool> &stop,
+                         coordinator::SweepProgress &final) {
+  // The local workers are all of this host's CPU class: run jobs bound to
+  // another would wait for a worker that never comes.
+  KeyContext context = KeyContext::current();
+  std::vector<ResolvedVariant> variants;
+  std::string variantError;
+  if (resolveVariants(loaded.spec, variants, variantError))
+    for (const ResolvedVariant &variant : variants) {
+      std::string cpuClass =
+          jobCpuClass(variant.kind, loaded.spec.measurement(), context);
+      if (cpuClass.empty() || cpuClass == context.cpuClass)
+        continue;
+      error() << llvm::formatv(
+          "sweep '{0}' measures its run jobs on CPU class '{1}' but the local "
+          "workers are '{2}'; submit it with --coordinator to a coordinator "
+          "with workers of that class\n",
+          loaded.spec.name(), cpuClass, context.cpuClass);
+      return FollowResult::Failed;
+    }
+  llvm::StringRef dbDir = llvm::sys::path::parent_path(options.dbPath);
+  if (!dbDir.empty())
+    llvm::sys::fs::create_directories(dbDir);
+  ServerConfig config;
+  config.dbPath = options.dbPath;
+  // Nothing else on this machine may feed or drain the embedded queue.
+  config.token = randomToken();
+  CoordinatorServer server(config);
+  // This process owned the database's leases last time, and no worker
+  // of that run is alive: hand their jobs out again.
+  server.getQueue().releaseAllLeases();
+
+  WorkerConfig workerConfig;
+  workerConfig.client = {server.address(), config.token, ""};
+  workerConfig.slots = std::max(1u, options.workers);
+  Worker worker(workerConfig);
+  std::atomic<bool> stopWorkers{false};
+  std::string workerError;
+  std::thread workerThread([&] { worker.run(stopWorkers, workerError); });
+  CoordinatorClient client({server.address(), config.token, ""});
+  FollowResult result =
+      submitAndFollow(client, loaded, options.force, stop, final);
+  stopWorkers = true;
+  workerThread.join();
+  // The workers abandoned their jobs without reporting: put them back now
+  // rather than leaving them leased in the database until the next run.
+  server.getQueue().releaseAllLeases();
+  server.shutdown();
+  return result;
+}
+} // namespace
+
+int runEmbeddedSweep(const LoadedSpec &loaded,
+                     const EmbeddedSweepOptions &options,
+                     coordinator::SweepProgress &final) {
+  std::atomic<bool> &stop = stopOnInterrupt();
+  FollowResult result;
+  try {
+    result = runEmbedded(loaded, options, stop, final);
+  } catch (const std::exception &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+  if (result == FollowResult::Interrupted)
+    return 130;
+  return result == FollowResult::Failed ? 1 : 0;
+}
+
+int runSweepCommand() {
+  std::string errors;
+  std::optional<LoadedSpec> loaded = loadSweepSpec(specPath, errors);
+  if (!loaded) {
+    llvm::errs() << errors;
+    return 2;
+  }
+  std::atomic<bool> &stop = stopOnInterrupt();
+  coordinator::SweepProgress final;
+  FollowResult result;
+  try {
+    if (!coordinatorAddress.empty()) {
+      CoordinatorClient client(
+          {coordinatorAddress, resolveToken(tokenFile), tlsCa});
+      result = submitAndFollow(client, *loaded, force, stop, final);
+      if (result == FollowResult::Interrupted)
+        llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
+                        "goes on at the coordinator\n";
+    } else {
+      result = runEmbedded(*loaded, {dbPath, workers, force}, stop, final);
+      if (result == FollowResult::Interrupted)
+        llvm::errs() << "dispatchlab sweep: interrupted; run the same "
+                        "command again to resume (finished jobs are kept in "
+                     << dbPath << ")\n";
+    }
+  } catch (const std::exception &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+  if (result == FollowResult::Interrupted)
+    return 130;
+  if (result == FollowResult::Failed)
+    return 1;
+  printSweepTable(final, llvm::outs());
+  return 0;
+}
+
+} // namespace dispatchlab
