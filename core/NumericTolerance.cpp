@@ -65,6 +65,10 @@ PrecisionBasis analyzePrecision(ModuleOp module) {
 }
 
 double deriveTolerance(const PrecisionBasis &basis, double floor) {
+  // f32 roundings are the floor's to cover, whatever it is (a negative one
+  // rejects every output).
+  if (basis.unitRoundoff == 0)
+    return floor;
   double derived =
       2 * basis.unitRoundoff * std::sqrt(double(basis.roundingSteps));
   return std::max(floor, derived);

@@ -54,6 +54,7 @@ TEST_F(NumericToleranceTest, F32ModelKeepsTheFloor) {
   EXPECT_EQ(basis.unitRoundoff, 0);
   EXPECT_EQ(basis.roundingSteps, 0);
   EXPECT_EQ(deriveTolerance(basis, 1e-4), 1e-4);
+  EXPECT_EQ(deriveTolerance(basis, -1), -1);
 }
 
 TEST_F(NumericToleranceTest, F16MatmulCountsItsReductionDepth) {
