@@ -26,11 +26,23 @@ namespace {
 struct CloneProducersIntoDispatchRegionsPass
     : public dispatchlab::impl::CloneProducersIntoDispatchRegionsPassBase<
           CloneProducersIntoDispatchRegionsPass> {
-  using CloneProducersIntoDispatchRegionsPassBase::
-      CloneProducersIntoDispatchRegionsPassBase;
+  CloneProducersIntoDispatchRegionsPass() = default;
+  explicit CloneProducersIntoDispatchRegionsPass(
+      const HeuristicOptions &options)
+      : options(options) {}
+
+  /// The pass options are the knobs, as HeuristicOptions spells them.
+  LogicalResult initializeOptions(
+      StringRef text,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    std::string error;
+    if (failed(options.setAll(text, error)))
+      return errorHandler(error);
+    return success();
+  }
 
   void cloneIntoAll(IRRewriter &rewriter, FunctionOpInterface func,
-                    const CloneableOptions &options) {
+                    const HeuristicOptions &options) {
     SmallVector<dispatch::RegionOp> regions;
     func.walk([&](dispatch::RegionOp region) { regions.push_back(region); });
     for (dispatch::RegionOp region : regions)
@@ -54,9 +66,6 @@ struct CloneProducersIntoDispatchRegionsPass
     FunctionOpInterface func = getOperation();
     if (func.isExternal())
       return;
-    CloneableOptions options;
-    options.aggressive = aggressiveFusion;
-    options.inlineConstantBytes = inlineConstantBytes;
     IRRewriter rewriter(func.getContext());
 
     cloneIntoAll(rewriter, func, options);
@@ -72,5 +81,13 @@ struct CloneProducersIntoDispatchRegionsPass
 
     cloneIntoAll(rewriter, func, options);
   }
+
+private:
+  HeuristicOptions options;
 };
 } // namespace
+
+std::unique_ptr<Pass> dispatchlab::createCloneProducersIntoDispatchRegionsPass(
+    const HeuristicOptions &options) {
+  return std::make_unique<CloneProducersIntoDispatchRegionsPass>(options);
+}

@@ -103,7 +103,7 @@ static bool hasUnfusableUseInRegion(Value value, dispatch::RegionOp region) {
 // Cloneable ops (transitively through their own inputs) whose results the
 // region reads from above.
 static SmallVector<Operation *>
-getCloneableOps(dispatch::RegionOp region, const CloneableOptions &options) {
+getCloneableOps(dispatch::RegionOp region, const HeuristicOptions &options) {
   llvm::SetVector<Value> captured;
   getUsedValuesDefinedAbove(region.getBody(), captured);
   SmallVector<Value> worklist(captured.begin(), captured.end());
@@ -122,7 +122,7 @@ getCloneableOps(dispatch::RegionOp region, const CloneableOptions &options) {
 }
 
 void cloneProducersIntoRegion(RewriterBase &rewriter, dispatch::RegionOp region,
-                              const CloneableOptions &options) {
+                              const HeuristicOptions &options) {
   while (true) {
     SmallVector<Operation *> ops = getCloneableOps(region, options);
     if (ops.empty())

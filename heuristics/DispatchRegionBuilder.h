@@ -23,7 +23,7 @@ wrapOpsInDispatchRegion(mlir::RewriterBase &rewriter,
 /// producers of captured values into `region` until none is left.
 void cloneProducersIntoRegion(mlir::RewriterBase &rewriter,
                               dispatch::RegionOp region,
-                              const CloneableOptions &options);
+                              const HeuristicOptions &options);
 
 } // namespace dispatchlab
 

@@ -133,12 +133,9 @@ struct ElementwiseOpFusionPass
   using ElementwiseOpFusionPassBase::ElementwiseOpFusionPassBase;
 
   void runOnOperation() override {
-    if (mode != "iree" && mode != "upstream") {
-      getOperation()->emitError("unknown mode '")
-          << mode << "', expected 'iree' or 'upstream'";
-      return signalPassFailure();
-    }
-    bool ireeMode = mode == "iree";
+    if (mode == ElementwiseFusionMode::Off)
+      return;
+    bool ireeMode = mode == ElementwiseFusionMode::Iree;
     FusabilityOptions options{fuseMultiReduction, fuseTruncateOps,
                               fuseBroadcastOps};
 

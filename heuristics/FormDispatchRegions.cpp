@@ -72,26 +72,27 @@ namespace {
 struct FormDispatchRegionsPass
     : public dispatchlab::impl::FormDispatchRegionsPassBase<
           FormDispatchRegionsPass> {
-  using FormDispatchRegionsPassBase::FormDispatchRegionsPassBase;
+  FormDispatchRegionsPass() = default;
+  explicit FormDispatchRegionsPass(const HeuristicOptions &options)
+      : options(options) {}
+
+  /// The pass options are the knobs, as HeuristicOptions spells them.
+  LogicalResult initializeOptions(
+      StringRef text,
+      function_ref<LogicalResult(const Twine &)> errorHandler) override {
+    std::string error;
+    if (failed(options.setAll(text, error)))
+      return errorHandler(error);
+    return success();
+  }
 
   void runOnOperation() override {
     FunctionOpInterface func = getOperation();
     if (func.isExternal())
       return;
 
-    FusionKnobs knobs;
-    knobs.aggressiveFusion = aggressiveFusion;
-    knobs.fuseMultiUseProducers = fuseMultiUseProducers;
-    knobs.fusePadWithConsumers = fusePadWithConsumers;
-    knobs.fusePadWithProducers = fusePadWithProducers;
-    knobs.deferTruncates = deferTruncates;
-    knobs.dispatchFusion = dispatchFusion;
-    knobs.maxOperands = maxOperands;
-    knobs.cloneable.aggressive = aggressiveFusion;
-    knobs.cloneable.inlineConstantBytes = inlineConstantBytes;
-
     FusionTracker tracker;
-    decideFusionGroups(func.getFunctionBody(), knobs, tracker);
+    decideFusionGroups(func.getFunctionBody(), options, tracker);
 
     IRRewriter rewriter(func.getContext());
     for (const auto &group : tracker.getGroups()) {
@@ -107,5 +108,13 @@ struct FormDispatchRegionsPass
       }
     }
   }
+
+private:
+  HeuristicOptions options;
 };
 } // namespace
+
+std::unique_ptr<Pass>
+dispatchlab::createFormDispatchRegionsPass(const HeuristicOptions &options) {
+  return std::make_unique<FormDispatchRegionsPass>(options);
+}

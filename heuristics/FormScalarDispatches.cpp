@@ -48,7 +48,7 @@ static bool isScalarOp(Operation *op) {
   return isComputeOp(op) &&
          llvm::all_of(op->getOperandTypes(), isScalarSized) &&
          llvm::all_of(op->getResultTypes(), isScalarSized) &&
-         !isCloneableIntoDispatchOp(op, CloneableOptions{});
+         !isCloneableIntoDispatchOp(op, HeuristicOptions{});
 }
 
 // Mirrors IREE's computeSliceToMoveIntoDispatch: scalar ops of the root's

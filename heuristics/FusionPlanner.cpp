@@ -54,11 +54,11 @@ private:
 
 /// Planning context shared by the sweeps of one function.
 struct Planner {
-  const FusionKnobs &knobs;
+  const HeuristicOptions &knobs;
   FusionTracker &tracker;
 
   bool isCloneable(Operation *op) const {
-    return isCloneableIntoDispatchOp(op, knobs.cloneable);
+    return isCloneableIntoDispatchOp(op, knobs);
   }
   bool isFusableWithConsumer(OpOperand &use) const;
   bool isFusableWithProducer(OpOperand &use, bool fuseWithTruncate) const;
@@ -359,7 +359,7 @@ void Planner::fuseRootWithProducers(Operation *root, FusionGroup &group,
                                               fuseWithTruncate))
         continue;
       // Counts uses, not users: a producer read twice by one op is multi-use.
-      if (!knobs.fuseMultiUseProducers &&
+      if (!knobs.fuseMultiUse &&
           llvm::count_if(producer->getUses(), [](OpOperand &use) {
             return !isa<tensor::DimOp>(use.getOwner());
           }) != 1)
@@ -412,7 +412,8 @@ void Planner::growRoots(ArrayRef<Operation *> reverseRoots) {
 
 // Mirrors IREE's decideFusableLinalgOps (spec 4.1 and 4.2).
 void Planner::decide(Region &region) {
-  const bool firstPassTruncates = !knobs.deferTruncates;
+  const bool firstPassTruncates =
+      knobs.truncateOrdering == TruncateOrdering::Eager;
   for (Block &block : region) {
     SmallVector<Operation *> roots;
     for (Operation &op : llvm::reverse(block)) {
@@ -449,7 +450,7 @@ void Planner::decide(Region &region) {
   }
 }
 
-void decideFusionGroups(Region &region, const FusionKnobs &knobs,
+void decideFusionGroups(Region &region, const HeuristicOptions &knobs,
                         FusionTracker &tracker) {
   Planner{knobs, tracker}.decide(region);
 }

@@ -2,36 +2,123 @@
 
 #include "heuristics/HeuristicOptions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <map>
+#include <type_traits>
 
 using namespace mlir;
 using namespace llvm;
 
 namespace dispatchlab {
 
-StringRef stringify(TruncateOrdering v) {
-  return v == TruncateOrdering::Deferred ? "deferred" : "eager";
+KnobNames<TruncateOrdering> getKnobNames(TruncateOrdering) {
+  static constexpr std::pair<StringLiteral, TruncateOrdering> names[] = {
+      {"deferred", TruncateOrdering::Deferred},
+      {"eager", TruncateOrdering::Eager}};
+  return names;
 }
 
-StringRef stringify(ElementwiseFusionMode v) {
-  switch (v) {
-  case ElementwiseFusionMode::Iree:
-    return "iree";
-  case ElementwiseFusionMode::Upstream:
-    return "upstream";
-  case ElementwiseFusionMode::Off:
-    return "off";
+KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode) {
+  static constexpr std::pair<StringLiteral, ElementwiseFusionMode> names[] = {
+      {"iree", ElementwiseFusionMode::Iree},
+      {"upstream", ElementwiseFusionMode::Upstream},
+      {"off", ElementwiseFusionMode::Off}};
+  return names;
+}
+
+KnobNames<PipelineMode> getKnobNames(PipelineMode) {
+  static constexpr std::pair<StringLiteral, PipelineMode> names[] = {
+      {"full", PipelineMode::Full}, {"formation", PipelineMode::Formation}};
+  return names;
+}
+
+namespace {
+template <typename Enum> StringRef getName(Enum value) {
+  for (const auto &[name, named] : getKnobNames(value))
+    if (named == value)
+      return name;
+  llvm_unreachable("an enum knob value without a name");
+}
+
+/// "a, b or c": how errors list the accepted values.
+template <typename Enum> std::string listNames(StringRef separator) {
+  SmallVector<StringRef> names;
+  for (const auto &entry : getKnobNames(Enum()))
+    names.push_back(entry.first);
+  if (separator == "|" || names.size() < 2)
+    return join(names, separator);
+  return join(ArrayRef(names).drop_back(), separator) + " or " +
+         names.back().str();
+}
+
+// How a knob's TYPE is parsed, printed and described.
+LogicalResult parseValue(StringRef key, StringRef value, bool &field,
+                         std::string &error) {
+  if (value.empty() || value == "true" || value == "1" || value == "on")
+    field = true;
+  else if (value == "false" || value == "0" || value == "off")
+    field = false;
+  else {
+    error = formatv("option '{0}' expects true or false, got '{1}'", key, value);
+    return failure();
   }
-  llvm_unreachable("unknown elementwise fusion mode");
+  return success();
 }
 
-StringRef stringify(PipelineMode v) {
-  return v == PipelineMode::Full ? "full" : "formation";
+template <typename Int>
+std::enable_if_t<std::is_integral_v<Int>, LogicalResult>
+parseValue(StringRef key, StringRef value, Int &field, std::string &error) {
+  // unsigned knobs count things (at least one); int64_t ones are sizes.
+  constexpr int64_t min = std::is_unsigned_v<Int> ? 1 : 0;
+  int64_t parsed;
+  if (value.getAsInteger(10, parsed) || parsed < min) {
+    error = formatv("option '{0}' expects an integer >= {1}, got '{2}'", key,
+                    min, value);
+    return failure();
+  }
+  field = parsed;
+  return success();
 }
+
+template <typename Enum>
+std::enable_if_t<std::is_enum_v<Enum>, LogicalResult>
+parseValue(StringRef key, StringRef value, Enum &field, std::string &error) {
+  for (const auto &[name, named] : getKnobNames(field))
+    if (name == value) {
+      field = named;
+      return success();
+    }
+  error = formatv("option '{0}' expects {1}, got '{2}'", key,
+                  listNames<Enum>(", "), value);
+  return failure();
+}
+
+std::string printValue(bool value) { return value ? "true" : "false"; }
+template <typename Int>
+std::enable_if_t<std::is_integral_v<Int>, std::string> printValue(Int value) {
+  return std::to_string(value);
+}
+template <typename Enum>
+std::enable_if_t<std::is_enum_v<Enum>, std::string> printValue(Enum value) {
+  return getName(value).str();
+}
+
+template <typename T> std::string describeValues() {
+  if constexpr (std::is_same_v<T, bool>)
+    return "true|false";
+  else if constexpr (std::is_integral_v<T>)
+    return "N";
+  else
+    return listNames<T>("|");
+}
+} // namespace
+
+StringRef stringify(TruncateOrdering v) { return getName(v); }
+StringRef stringify(ElementwiseFusionMode v) { return getName(v); }
+StringRef stringify(PipelineMode v) { return getName(v); }
 
 ArrayRef<StringRef> HeuristicOptions::presetNames() {
   static const StringRef names[] = {"iree-O0", "iree-O2", "no-fusion"};
@@ -57,134 +144,48 @@ FailureOr<HeuristicOptions> HeuristicOptions::fromPreset(StringRef name) {
   return failure();
 }
 
-static FailureOr<bool> parseBool(StringRef value) {
-  if (value.empty() || value == "true" || value == "1" || value == "on")
-    return true;
-  if (value == "false" || value == "0" || value == "off")
-    return false;
-  return failure();
+ArrayRef<KnobDescription> HeuristicOptions::describeKnobs() {
+  static const KnobDescription knobs[] = {
+#define HEURISTIC_KNOB(FIELD, KEY, TYPE, DEFAULT, HELP)                        \
+  {KEY, describeValues<TYPE>(), HELP},
+#include "heuristics/HeuristicKnobs.def"
+  };
+  return knobs;
 }
 
 LogicalResult HeuristicOptions::set(StringRef key, StringRef value,
                                     std::string &error) {
-  auto setBool = [&](bool &field) -> LogicalResult {
-    FailureOr<bool> parsed = parseBool(value);
-    if (failed(parsed)) {
-      error =
-          formatv("option '{0}' expects true or false, got '{1}'", key, value);
-      return failure();
-    }
-    field = *parsed;
-    return success();
-  };
-  auto setInt = [&](auto &field, int64_t min) -> LogicalResult {
-    int64_t parsed;
-    if (value.getAsInteger(10, parsed) || parsed < min) {
-      error = formatv("option '{0}' expects an integer >= {1}, got '{2}'", key,
-                      min, value);
-      return failure();
-    }
-    field = parsed;
-    return success();
-  };
-
-  if (key == "aggressive-fusion")
-    return setBool(aggressiveFusion);
-  if (key == "fuse-multi-use")
-    return setBool(fuseMultiUse);
-  if (key == "fuse-pad-with-consumers")
-    return setBool(fusePadWithConsumers);
-  if (key == "fuse-pad-with-producers")
-    return setBool(fusePadWithProducers);
-  if (key == "dispatch-fusion")
-    return setBool(dispatchFusion);
-  if (key == "pad-handling")
-    return setBool(padHandling);
-  if (key == "horizontal-contractions")
-    return setBool(horizontalContractions);
-  if (key == "early-trunc-fusion")
-    return setBool(earlyTruncFusion);
-  if (key == "max-operands")
-    return setInt(maxOperands, 1);
-  if (key == "inline-constant-bytes")
-    return setInt(inlineConstantBytes, 0);
-  if (key == "truncate-ordering") {
-    if (value == "deferred")
-      truncateOrdering = TruncateOrdering::Deferred;
-    else if (value == "eager")
-      truncateOrdering = TruncateOrdering::Eager;
-    else {
-      error = formatv("option 'truncate-ordering' expects deferred or eager, "
-                      "got '{0}'",
-                      value);
-      return failure();
-    }
-    return success();
-  }
-  if (key == "elementwise-fusion") {
-    std::optional<ElementwiseFusionMode> mode =
-        llvm::StringSwitch<std::optional<ElementwiseFusionMode>>(value)
-            .Case("iree", ElementwiseFusionMode::Iree)
-            .Case("upstream", ElementwiseFusionMode::Upstream)
-            .Case("off", ElementwiseFusionMode::Off)
-            .Default(std::nullopt);
-    if (!mode) {
-      error = formatv("option 'elementwise-fusion' expects iree, upstream or "
-                      "off, got '{0}'",
-                      value);
-      return failure();
-    }
-    elementwiseFusion = *mode;
-    return success();
-  }
-  if (key == "pipeline") {
-    if (value == "full")
-      pipeline = PipelineMode::Full;
-    else if (value == "formation")
-      pipeline = PipelineMode::Formation;
-    else {
-      error = formatv("option 'pipeline' expects full or formation, got '{0}'",
-                      value);
-      return failure();
-    }
-    return success();
-  }
+#define HEURISTIC_KNOB(FIELD, KEY, TYPE, DEFAULT, HELP)                        \
+  if (key == KEY)                                                              \
+    return parseValue(key, value, FIELD, error);
+#include "heuristics/HeuristicKnobs.def"
   error = formatv("unknown heuristic option '{0}'", key);
   return failure();
+}
+
+LogicalResult HeuristicOptions::setAll(StringRef assignments,
+                                       std::string &error) {
+  SmallVector<StringRef> parts;
+  assignments.split(parts, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  for (StringRef part : parts) {
+    auto [key, value] = part.split('=');
+    if (failed(set(key, value, error)))
+      return failure();
+  }
+  return success();
 }
 
 std::string HeuristicOptions::toString() const {
   // std::map keeps the keys sorted, which is what makes the form canonical.
   std::map<std::string, std::string> kv = {
-      {"aggressive-fusion", aggressiveFusion ? "true" : "false"},
-      {"dispatch-fusion", dispatchFusion ? "true" : "false"},
-      {"early-trunc-fusion", earlyTruncFusion ? "true" : "false"},
-      {"elementwise-fusion", stringify(elementwiseFusion).str()},
-      {"fuse-multi-use", fuseMultiUse ? "true" : "false"},
-      {"fuse-pad-with-consumers", fusePadWithConsumers ? "true" : "false"},
-      {"fuse-pad-with-producers", fusePadWithProducers ? "true" : "false"},
-      {"horizontal-contractions", horizontalContractions ? "true" : "false"},
-      {"inline-constant-bytes", std::to_string(inlineConstantBytes)},
-      {"max-operands", std::to_string(maxOperands)},
-      {"pad-handling", padHandling ? "true" : "false"},
-      {"pipeline", stringify(pipeline).str()},
-      {"truncate-ordering", stringify(truncateOrdering).str()},
+#define HEURISTIC_KNOB(FIELD, KEY, TYPE, DEFAULT, HELP)                        \
+  {KEY, printValue(FIELD)},
+#include "heuristics/HeuristicKnobs.def"
   };
   std::string out;
   for (const auto &[key, value] : kv)
     out += key + "=" + value + "\n";
   return out;
-}
-
-std::string HeuristicOptions::formationPassOptions() const {
-  return formatv("aggressive-fusion={0} fuse-multi-use-producers={1} "
-                 "fuse-pad-with-consumers={2} fuse-pad-with-producers={3} "
-                 "defer-truncates={4} dispatch-fusion={5} max-operands={6} "
-                 "inline-constant-bytes={7}",
-                 aggressiveFusion, fuseMultiUse, fusePadWithConsumers,
-                 fusePadWithProducers,
-                 truncateOrdering == TruncateOrdering::Deferred, dispatchFusion,
-                 maxOperands, inlineConstantBytes);
 }
 
 } // namespace dispatchlab

@@ -1,8 +1,10 @@
 //===- HeuristicOptions.h - every knob of dispatch formation ----*- C++ -*-===//
 //
-// One struct holds every heuristic knob a sweep can vary. Its canonical text
-// form (`toString`) is stable: keys sorted, every default resolved, so it can
-// be hashed and stored as provenance.
+// One struct holds every heuristic knob a sweep can vary, each defined once
+// in HeuristicKnobs.def. Its canonical text form (`toString`) is stable:
+// keys sorted, every default resolved, so it can be hashed and stored as
+// provenance. This library needs no MLIR library: the coordinator expands
+// and hashes variants with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -10,10 +12,12 @@
 #define DISPATCHLAB_HEURISTICS_HEURISTICOPTIONS_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace dispatchlab {
 
@@ -28,7 +32,7 @@ enum class TruncateOrdering {
 
 /// Which control function drives elementwise op fusion before formation.
 enum class ElementwiseFusionMode {
-  /// IREE's ElementwiseOpFusion control function (spec section 6.1).
+  /// IREE's ElementwiseOpFusion control function (fuseElementwiseOpsControlFn).
   Iree,
   /// Upstream `linalg::populateElementwiseOpsFusionPatterns` accepting every
   /// pair upstream deems legal.
@@ -46,27 +50,27 @@ enum class PipelineMode {
   Formation,
 };
 
+/// The spellings of each enum knob's values, in the order help lists them.
+template <typename Enum>
+using KnobNames = llvm::ArrayRef<std::pair<llvm::StringLiteral, Enum>>;
+KnobNames<TruncateOrdering> getKnobNames(TruncateOrdering);
+KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode);
+KnobNames<PipelineMode> getKnobNames(PipelineMode);
+
+/// What a knob's flag shows: its key, the values it takes, its help.
+struct KnobDescription {
+  llvm::StringLiteral key;
+  std::string values;
+  llvm::StringLiteral help;
+};
+
 struct HeuristicOptions {
   /// The preset the options started from (for display; the knobs below are
   /// what counts).
   std::string preset = "iree-O0";
-  PipelineMode pipeline = PipelineMode::Full;
 
-  // FormDispatchRegions knobs.
-  bool aggressiveFusion = false;
-  bool fuseMultiUse = true;
-  TruncateOrdering truncateOrdering = TruncateOrdering::Deferred;
-  bool fusePadWithConsumers = false;
-  bool fusePadWithProducers = false;
-  bool dispatchFusion = true;
-  unsigned maxOperands = 16;
-  int64_t inlineConstantBytes = 256;
-
-  // Preprocessing knobs.
-  bool padHandling = false;
-  bool horizontalContractions = false;
-  bool earlyTruncFusion = false;
-  ElementwiseFusionMode elementwiseFusion = ElementwiseFusionMode::Iree;
+#define HEURISTIC_KNOB(FIELD, KEY, TYPE, DEFAULT, HELP) TYPE FIELD = DEFAULT;
+#include "heuristics/HeuristicKnobs.def"
 
   /// Options of a named preset: `iree-O0` (IREE defaults), `iree-O2`
   /// (aggressive fusion on), `no-fusion` (each root its own dispatch, no
@@ -76,16 +80,19 @@ struct HeuristicOptions {
   /// Names accepted by `fromPreset`.
   static llvm::ArrayRef<llvm::StringRef> presetNames();
 
-  /// Sets one knob from its flag name (without dashes) and text value.
+  /// Every knob, in HeuristicKnobs.def's order.
+  static llvm::ArrayRef<KnobDescription> describeKnobs();
+
+  /// Sets one knob from its key and text value (empty: true for a bool).
   /// Errors name the key and the accepted values.
   mlir::LogicalResult set(llvm::StringRef key, llvm::StringRef value,
                           std::string &error);
 
+  /// Sets every `key=value` of a pass option string ("a=1 b=false").
+  mlir::LogicalResult setAll(llvm::StringRef assignments, std::string &error);
+
   /// Canonical `key=value` lines, sorted by key, every knob present.
   std::string toString() const;
-
-  /// Text of the FormDispatchRegions pass options for these knobs.
-  std::string formationPassOptions() const;
 
   bool operator==(const HeuristicOptions &other) const {
     return toString() == other.toString();

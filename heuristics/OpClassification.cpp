@@ -100,7 +100,10 @@ static bool isScalarIntOrFloat(Type type) { return type.isIntOrFloat(); }
 // Mirrors IREE's isCloneableIntoDispatchOp (spec 1.2). The LinalgExt cases
 // (scan users, attention masks, scatter indices, gather, encodings) have no
 // upstream counterpart and are omitted.
-bool isCloneableIntoDispatchOp(Operation *op, const CloneableOptions &options) {
+// IREE's aggressive flag only adds LinalgExt cases there, which have no
+// upstream equivalent; inline-constant-bytes is
+// --iree-flow-inline-constants-max-byte-length.
+bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
   Dialect *dialect = op->getDialect();
   if (!isa_and_nonnull<affine::AffineDialect, arith::ArithDialect,
                        complex::ComplexDialect, linalg::LinalgDialect,

@@ -7,6 +7,8 @@
 #ifndef DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
 #define DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
 
+#include "heuristics/HeuristicOptions.h"
+
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
 #include "mlir/IR/AffineMap.h"
 #include "mlir/IR/Operation.h"
@@ -26,18 +28,10 @@ bool isBitExtendOp(mlir::Operation *op);
 /// result rank equal to that input's rank.
 bool isBitTruncateOp(mlir::Operation *op);
 
-struct CloneableOptions {
-  /// IREE's aggressive flag only adds LinalgExt-specific cases, which have no
-  /// upstream equivalent; it is kept so the knob is visible.
-  bool aggressive = false;
-  /// `--iree-flow-inline-constants-max-byte-length`.
-  int64_t inlineConstantBytes = 256;
-};
-
 /// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (spec 1.2): ops that are
 /// duplicated into each consumer dispatch instead of being fused or rooted.
 bool isCloneableIntoDispatchOp(mlir::Operation *op,
-                               const CloneableOptions &options);
+                               const HeuristicOptions &options);
 
 /// Mirrors IREE's `isRootLikeOp` (spec 1.3): named Linalg ops (but fill),
 /// reduction generics, and TilingInterface ops other than pad/concat/pack.

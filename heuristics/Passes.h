@@ -4,6 +4,7 @@
 #define DISPATCHLAB_HEURISTICS_PASSES_H
 
 #include "heuristics/DispatchDialect.h"
+#include "heuristics/HeuristicOptions.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
@@ -11,6 +12,12 @@ namespace dispatchlab {
 
 #define GEN_PASS_DECL
 #include "heuristics/Passes.h.inc"
+
+/// The passes whose options are HeuristicOptions knobs, built with them.
+std::unique_ptr<mlir::Pass>
+createFormDispatchRegionsPass(const HeuristicOptions &options);
+std::unique_ptr<mlir::Pass>
+createCloneProducersIntoDispatchRegionsPass(const HeuristicOptions &options);
 
 #define GEN_PASS_REGISTRATION
 #include "heuristics/Passes.h.inc"

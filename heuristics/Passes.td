@@ -5,29 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-// Options shared by every pass whose decisions IREE gates on the same flags.
-defvar FusionKnobs = [
-  Option<"aggressiveFusion", "aggressive-fusion", "bool", "false",
-         "IREE's aggressive fusion: producers through ins, every consumer, "
-         "no raw loop-count or conv buffer-reuse rule">,
-  Option<"fuseMultiUseProducers", "fuse-multi-use-producers", "bool", "true",
-         "Allow producers with more than one use to join a group">,
-  Option<"fusePadWithConsumers", "fuse-pad-with-consumers", "bool", "false",
-         "Fuse tensor.pad into convolution consumers">,
-  Option<"fusePadWithProducers", "fuse-pad-with-producers", "bool", "false",
-         "Fuse a LinalgOp producer into its tensor.pad consumer">,
-  Option<"deferTruncates", "defer-truncates", "bool", "true",
-         "IREE's truncate ordering: truncates only join consumer groups in "
-         "the last producer pass">,
-  Option<"dispatchFusion", "dispatch-fusion", "bool", "true",
-         "Fuse producers and consumers into root groups at all (off: one "
-         "dispatch per root)">,
-  Option<"maxOperands", "max-operands", "unsigned", "16",
-         "Operand + result limit of one dispatch (kIreeMaxOperandCount)">,
-  Option<"inlineConstantBytes", "inline-constant-bytes", "int64_t", "256",
-         "Largest dense constant cloned into dispatches">
-];
-
 def FormDispatchRegionsPass
     : InterfacePass<"dispatchlab-form-dispatch-regions",
                     "mlir::FunctionOpInterface"> {
@@ -39,9 +16,15 @@ def FormDispatchRegionsPass
     downwards in program order (consumer fusion), then upwards again with
     truncates allowed; a fallback sweep does the same for left-over Linalg,
     pad and pack ops. Each group becomes one `dispatch.region`.
+
+    Its options are the knobs of HeuristicOptions (heuristics/
+    HeuristicKnobs.def) with their spellings there: aggressive-fusion,
+    fuse-multi-use, truncate-ordering, fuse-pad-with-consumers,
+    fuse-pad-with-producers, dispatch-fusion, max-operands,
+    inline-constant-bytes; createFormDispatchRegionsPass(options) takes them
+    typed.
   }];
   let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
-  let options = FusionKnobs;
 }
 
 def CloneProducersIntoDispatchRegionsPass
@@ -53,14 +36,12 @@ def CloneProducersIntoDispatchRegionsPass
     Mirrors IREE's CloneProducersIntoDispatchRegions, including its
     wrapping of every `linalg.generic` still outside a dispatch into a
     dispatch of its own.
+
+    Its options are the HeuristicOptions knobs it reads, spelled as in
+    heuristics/HeuristicKnobs.def: aggressive-fusion (aggressive
+    cloneability, LinalgExt-only cases upstream) and inline-constant-bytes.
   }];
   let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
-  let options = [
-    Option<"aggressiveFusion", "aggressive-fusion", "bool", "false",
-           "Aggressive cloneability (LinalgExt-only cases upstream)">,
-    Option<"inlineConstantBytes", "inline-constant-bytes", "int64_t", "256",
-           "Largest dense constant cloned into dispatches">
-  ];
 }
 
 //===----------------------------------------------------------------------===//
@@ -121,9 +102,14 @@ def ElementwiseOpFusionPass
                            "::mlir::tensor::TensorDialect",
                            "::mlir::affine::AffineDialect"];
   let options = [
-    Option<"mode", "mode", "std::string", "\"iree\"",
-           "Control function: `iree` (IREE's rules) or `upstream` "
-           "(everything upstream deems legal)">,
+    Option<"mode", "mode", "::dispatchlab::ElementwiseFusionMode",
+           "::dispatchlab::ElementwiseFusionMode::Iree",
+           "Control function (the elementwise-fusion knob)",
+           [{::llvm::cl::values(
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Iree, "iree",
+                        "IREE's rules"),
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Upstream,
+                        "upstream", "everything upstream deems legal"))}]>,
     Option<"fuseMultiReduction", "fuse-multi-reduction", "bool", "true",
            "Fuse into consumers with more than one reduction loop">,
     Option<"fuseTruncateOps", "fuse-truncate-ops", "bool", "false",

@@ -32,9 +32,10 @@ ALLOWED = {
 
 # Files of heuristics/ that form the MLIR-free options library.
 HEURISTIC_OPTIONS = {"heuristics/HeuristicOptions.h",
-                     "heuristics/HeuristicOptions.cpp"}
+                     "heuristics/HeuristicOptions.cpp",
+                     "heuristics/HeuristicKnobs.def"}
 
-SOURCE_SUFFIXES = (".h", ".cpp", ".td", ".inc")
+SOURCE_SUFFIXES = (".h", ".cpp", ".td", ".inc", ".def")
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"|^\s*include\s+"([^"]+)"')
 
 

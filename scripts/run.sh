@@ -2,7 +2,8 @@
 # The main job: install, build, then run the default sweep (IREE's default
 # heuristics, aggressive fusion and the no-fusion reference over the seed
 # example and zoo models) with an embedded coordinator and local workers, and
-# print its table. Results land in results/dispatchlab.db; a second run reuses
+# print its table. Results land in the default database (--db; see
+# docs/sweeps.md); a second run reuses
 # them (cached) unless --force is given.
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -55,7 +55,7 @@ std::string OpNamer::getName(Operation *op) {
 }
 
 bool isClonedIntoDispatch(Operation *op) {
-  return isCloneableIntoDispatchOp(op, CloneableOptions());
+  return isCloneableIntoDispatchOp(op, HeuristicOptions());
 }
 
 SmallVector<Value> getCapturedValues(dispatch::RegionOp region) {

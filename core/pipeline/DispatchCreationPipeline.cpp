@@ -2,9 +2,12 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "heuristics/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
 
 #include <chrono>
 
@@ -12,99 +15,160 @@ using namespace mlir;
 
 namespace dispatchlab {
 
-static std::string boolText(bool value) { return value ? "true" : "false"; }
-
-DispatchCreationStages
-buildDispatchCreationStages(const HeuristicOptions &options) {
-  DispatchCreationStages stages;
-  std::string formation = "dispatchlab-form-dispatch-regions{" +
-                          options.formationPassOptions() + "}";
-  std::string cloning =
-      "dispatchlab-clone-producers-into-dispatch-regions{aggressive-fusion=" +
-      boolText(options.aggressiveFusion) +
-      " inline-constant-bytes=" + std::to_string(options.inlineConstantBytes) +
-      "}";
-
-  if (options.pipeline == PipelineMode::Formation) {
-    stages.form = formation + "," + cloning;
-    return stages;
-  }
-
-  // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg
-  // and generalize IREE's list of named ops.
-  stages.prepare = "dispatchlab-generalize-named-ops";
-  if (!options.padHandling && !options.fusePadWithProducers)
-    stages.prepare += ",dispatchlab-tensor-pad-to-tensor-insert-slice{"
-                      "skip-one-linalg-use-case=" +
-                      boolText(options.fusePadWithConsumers) + "}";
-  stages.prepare += ",canonicalize,cse,dispatchlab-fusion-preprocessing,"
-                    "canonicalize,cse";
-
-  std::string elementwiseFusion;
-  if (options.elementwiseFusion != ElementwiseFusionMode::Off)
-    elementwiseFusion =
-        "dispatchlab-elementwise-op-fusion{mode=" +
-        stringify(options.elementwiseFusion).str() +
-        " fuse-truncate-ops=" + boolText(options.earlyTruncFusion) +
-        " max-operands=" + std::to_string(options.maxOperands) +
-        "},canonicalize,cse,";
-  stages.fuse = elementwiseFusion +
-                "dispatchlab-bubble-up-expand-shapes,canonicalize,cse," +
-                elementwiseFusion +
-                "dispatchlab-sink-reshapes,canonicalize,cse";
-  if (options.horizontalContractions)
-    stages.fuse += ",dispatchlab-fuse-horizontal-contractions";
-  if (options.fuseMultiUse &&
-      options.elementwiseFusion != ElementwiseFusionMode::Off)
-    stages.fuse +=
-        ",dispatchlab-fuse-multi-use-elementwise-producer,canonicalize,cse";
-  stages.fuse += ",dispatchlab-transpose-generic-ops";
-
-  // No canonicalization once dispatches exist: folding would hoist the
-  // constants cloned into them back out.
-  stages.form = "dispatchlab-form-scalar-dispatches," + formation + "," +
-                cloning + ",dispatchlab-form-copy-dispatches";
-  return stages;
+namespace {
+void addCleanup(OpPassManager &pm) {
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
 }
 
-static int64_t countGenerics(ModuleOp module) {
+// Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg
+// and generalize IREE's list of named ops.
+void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
+  pm.addPass(createGeneralizeNamedOpsPass());
+  if (!options.padHandling && !options.fusePadWithProducers) {
+    TensorPadToTensorInsertSlicePassOptions pad;
+    pad.skipOneLinalgUseCase = options.fusePadWithConsumers;
+    pm.addPass(createTensorPadToTensorInsertSlicePass(pad));
+  }
+  addCleanup(pm);
+  pm.addPass(createFusionPreprocessingPass());
+  addCleanup(pm);
+}
+
+void addElementwiseFusion(OpPassManager &pm, const HeuristicOptions &options) {
+  if (options.elementwiseFusion == ElementwiseFusionMode::Off)
+    return;
+  ElementwiseOpFusionPassOptions fusion;
+  fusion.mode = options.elementwiseFusion;
+  fusion.fuseTruncateOps = options.earlyTruncFusion;
+  fusion.maxOperands = options.maxOperands;
+  pm.addPass(createElementwiseOpFusionPass(fusion));
+  addCleanup(pm);
+}
+
+void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
+  addElementwiseFusion(pm, options);
+  pm.addPass(createBubbleUpExpandShapesPass());
+  addCleanup(pm);
+  addElementwiseFusion(pm, options);
+  pm.addPass(createSinkReshapesPass());
+  addCleanup(pm);
+  if (options.horizontalContractions)
+    pm.addPass(createFuseHorizontalContractionsPass());
+  if (options.fuseMultiUse &&
+      options.elementwiseFusion != ElementwiseFusionMode::Off) {
+    pm.addPass(createFuseMultiUseElementwiseProducerPass());
+    addCleanup(pm);
+  }
+  pm.addPass(createTransposeGenericOpsPass());
+}
+
+// No canonicalization once dispatches exist: folding would hoist the
+// constants cloned into them back out.
+void buildFormStage(OpPassManager &pm, const HeuristicOptions &options) {
+  bool full = options.pipeline == PipelineMode::Full;
+  if (full)
+    pm.addPass(createFormScalarDispatchesPass());
+  pm.addPass(createFormDispatchRegionsPass(options));
+  pm.addPass(createCloneProducersIntoDispatchRegionsPass(options));
+  if (full)
+    pm.addPass(createFormCopyDispatchesPass());
+}
+
+int64_t countGenerics(ModuleOp module) {
   int64_t count = 0;
   module.walk([&](linalg::GenericOp) { ++count; });
   return count;
 }
 
-static LogicalResult runStage(ModuleOp module, StringRef funcPipeline) {
-  if (funcPipeline.empty())
-    return success();
-  PassManager pm(module.getContext());
-  std::string text = ("func.func(" + funcPipeline + ")").str();
-  std::string error;
-  llvm::raw_string_ostream errorStream(error);
-  if (failed(parsePassPipeline(text, pm, errorStream)))
-    return module.emitError("invalid dispatch creation pipeline '")
-           << text << "': " << error;
-  return pm.run(module);
+/// `preset=NAME` first, then every other `key=value` over it.
+LogicalResult parsePipelineOptions(StringRef text, HeuristicOptions &options,
+                                   std::string &error) {
+  SmallVector<StringRef> parts;
+  text.split(parts, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string knobs;
+  for (StringRef part : parts) {
+    auto [key, value] = part.split('=');
+    if (key != "preset") {
+      knobs += part.str() + " ";
+      continue;
+    }
+    FailureOr<HeuristicOptions> preset = HeuristicOptions::fromPreset(value);
+    if (failed(preset)) {
+      error = ("unknown preset '" + value + "'").str();
+      return failure();
+    }
+    options = *preset;
+  }
+  return options.setAll(knobs, error);
+}
+} // namespace
+
+void buildDispatchCreationStage(OpPassManager &pm, DispatchCreationStage stage,
+                                const HeuristicOptions &options) {
+  // Formation mode runs formation and cloning on the IR as written.
+  bool full = options.pipeline == PipelineMode::Full;
+  switch (stage) {
+  case DispatchCreationStage::Prepare:
+    if (full)
+      buildPrepareStage(pm, options);
+    return;
+  case DispatchCreationStage::Fuse:
+    if (full)
+      buildFuseStage(pm, options);
+    return;
+  case DispatchCreationStage::Form:
+    buildFormStage(pm, options);
+    return;
+  }
+}
+
+void buildDispatchCreationPipeline(OpPassManager &pm,
+                                   const HeuristicOptions &options) {
+  OpPassManager &functions = pm.nest<func::FuncOp>();
+  for (DispatchCreationStage stage :
+       {DispatchCreationStage::Prepare, DispatchCreationStage::Fuse,
+        DispatchCreationStage::Form})
+    buildDispatchCreationStage(functions, stage, options);
+}
+
+void registerDispatchCreationPipeline() {
+  registerPassPipeline(
+      "dispatchlab-dispatch-creation",
+      "dispatchlab's DispatchCreation pipeline; options: preset=NAME and the "
+      "heuristic knobs (key=value)",
+      [](OpPassManager &pm, StringRef text,
+         function_ref<LogicalResult(const Twine &)> errorHandler) {
+        HeuristicOptions options;
+        std::string error;
+        if (failed(parsePipelineOptions(text, options, error)))
+          return errorHandler(error);
+        buildDispatchCreationPipeline(pm, options);
+        return success();
+      },
+      [](function_ref<void(const detail::PassOptions &)>) {});
 }
 
 FailureOr<DispatchCreationResult>
 runDispatchCreation(ModuleOp module, const HeuristicOptions &options) {
-  DispatchCreationStages stages = buildDispatchCreationStages(options);
   DispatchCreationResult result;
-  auto timed = [&](StringRef stage, double &seconds) {
+  auto timed = [&](DispatchCreationStage stage, double &seconds) {
     auto start = std::chrono::steady_clock::now();
-    LogicalResult status = runStage(module, stage);
+    PassManager pm(module.getContext());
+    buildDispatchCreationStage(pm.nest<func::FuncOp>(), stage, options);
+    LogicalResult status = pm.run(module);
     seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
             .count();
     return status;
   };
-  if (failed(timed(stages.prepare, result.prepareSeconds)))
+  if (failed(timed(DispatchCreationStage::Prepare, result.prepareSeconds)))
     return failure();
   result.genericBefore = countGenerics(module);
-  if (failed(timed(stages.fuse, result.fuseSeconds)))
+  if (failed(timed(DispatchCreationStage::Fuse, result.fuseSeconds)))
     return failure();
   result.genericAfter = countGenerics(module);
-  if (failed(timed(stages.form, result.formSeconds)))
+  if (failed(timed(DispatchCreationStage::Form, result.formSeconds)))
     return failure();
   return result;
 }

@@ -6,28 +6,36 @@
 #include "heuristics/HeuristicOptions.h"
 
 #include "mlir/IR/BuiltinOps.h"
-
-#include <string>
+#include "mlir/Pass/PassManager.h"
 
 namespace dispatchlab {
 
-/// The three stages of dispatch creation as textual pass pipelines, so the
-/// exact passes and options can be printed and recorded as provenance.
-struct DispatchCreationStages {
+/// The three stages of dispatch creation, timed apart.
+enum class DispatchCreationStage {
   /// Cleanup, pad handling, generalization, FusionPreprocessing: up to
   /// elementwise fusion.
-  std::string prepare;
+  Prepare,
   /// Elementwise fusion, reshape propagation, horizontal contraction and
   /// multi-use fusion.
-  std::string fuse;
+  Fuse,
   /// Region formation, cloning, leftover and copy dispatches.
-  std::string form;
+  Form,
 };
 
-/// The pipeline `options` select (spec section 8, reduced to the steps that
-/// change the dispatch count).
-DispatchCreationStages
-buildDispatchCreationStages(const HeuristicOptions &options);
+/// Adds the passes of one stage that `options` select to `pm`, a pass
+/// manager on functions (IREE's DispatchCreation pipeline, reduced to the
+/// steps that change the dispatch count).
+void buildDispatchCreationStage(mlir::OpPassManager &pm,
+                                DispatchCreationStage stage,
+                                const HeuristicOptions &options);
+
+/// Every stage, nested on the module's func.func ops.
+void buildDispatchCreationPipeline(mlir::OpPassManager &pm,
+                                   const HeuristicOptions &options);
+
+/// Registers `dispatchlab-dispatch-creation`, whose options are `preset=NAME`
+/// and the knobs (`key=value`, as HeuristicKnobs.def spells them).
+void registerDispatchCreationPipeline();
 
 struct DispatchCreationResult {
   /// linalg.generic count before and after elementwise fusion.

@@ -2,6 +2,8 @@
 
 #include "core/pipeline/Registration.h"
 
+#include "core/pipeline/DispatchCreationPipeline.h"
+
 #include "core/pipeline/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
@@ -38,6 +40,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
 
 void registerPasses() {
   registerHeuristicsPasses();
+  registerDispatchCreationPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
 }

@@ -284,9 +284,8 @@ void benchmarkPlanning(benchmark::State &state, Family family,
                        bool aggressive) {
   Program &program = getProgram(family, state.range(0));
   func::FuncOp func = getMain(*program.module);
-  FusionKnobs knobs;
+  HeuristicOptions knobs;
   knobs.aggressiveFusion = aggressive;
-  knobs.cloneable.aggressive = aggressive;
   size_t numGroups = 0;
   for (auto _ : state) {
     FusionTracker tracker;
@@ -305,7 +304,7 @@ void benchmarkPass(benchmark::State &state, Family family, bool aggressive) {
   PassManager pm(&getContext());
   // Verification is not part of formation.
   pm.enableVerifier(false);
-  FormDispatchRegionsPassOptions options;
+  HeuristicOptions options;
   options.aggressiveFusion = aggressive;
   pm.addNestedPass<func::FuncOp>(createFormDispatchRegionsPass(options));
   for (auto _ : state) {
@@ -320,9 +319,8 @@ void benchmarkPass(benchmark::State &state, Family family, bool aggressive) {
     clone = nullptr;
     state.ResumeTiming();
   }
-  FusionKnobs knobs;
+  HeuristicOptions knobs;
   knobs.aggressiveFusion = aggressive;
-  knobs.cloneable.aggressive = aggressive;
   FusionTracker tracker;
   decideFusionGroups(getMain(*program.module).getFunctionBody(), knobs,
                      tracker);

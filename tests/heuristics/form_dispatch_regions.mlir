@@ -5,8 +5,8 @@
 //
 // Prefixes: CHECK = every run with default knobs except aggressive-fusion;
 // DEFAULT = aggressive-fusion=false; AGGR = aggressive-fusion=true;
-// NOMULTI = aggressive + fuse-multi-use-producers=false (IREE's NO-MULTI-USE);
-// EAGER = defer-truncates=false; NOFUSE = dispatch-fusion=false;
+// NOMULTI = aggressive + fuse-multi-use=false (IREE's NO-MULTI-USE);
+// EAGER = truncate-ordering=eager; NOFUSE = dispatch-fusion=false;
 // LIMIT = max-operands=4; PADP / PADC = fuse-pad-with-producers /
 // fuse-pad-with-consumers.
 //
@@ -17,10 +17,10 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{aggressive-fusion=true}))' \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,AGGR
 // RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
-// RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{aggressive-fusion=true fuse-multi-use-producers=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{aggressive-fusion=true fuse-multi-use=false}))' \
 // RUN:   | FileCheck %s --check-prefix=NOMULTI
 // RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
-// RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{defer-truncates=false}))' \
+// RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{truncate-ordering=eager}))' \
 // RUN:   | FileCheck %s --check-prefix=EAGER
 // RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{dispatch-fusion=false}))' \
@@ -235,7 +235,7 @@ func.func @scalar_reduction_consumer(%x: tensor<8xf32>, %y: tensor<8xf32>) -> te
 // `sub` feeds `neg` and `mul`. In aggressive mode the fallback root `mul`
 // pulls `sub` in through `ins`, and `neg` (a user before the root) moves
 // after the new dispatch: 2 dispatches. Default mode only fuses producers
-// through the init, and with fuse-multi-use-producers=false `sub` has two
+// through the init, and with fuse-multi-use=false `sub` has two
 // uses: 3 dispatches either way.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
@@ -1473,7 +1473,7 @@ func.func @truncate_before_fallback_root(%x: tensor<4x8xf32>) -> tensor<4x8xf16>
 
 // Multi-use counts uses, not users (3.3): a producer read twice by the same
 // reduction root fuses in aggressive mode, but not with
-// fuse-multi-use-producers=false.
+// fuse-multi-use=false.
 
 #id = affine_map<(d0, d1) -> (d0, d1)>
 #row = affine_map<(d0, d1) -> (d0)>

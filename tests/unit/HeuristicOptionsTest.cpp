@@ -2,6 +2,8 @@
 
 #include "heuristics/HeuristicOptions.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 #include <gtest/gtest.h>
 
 using namespace dispatchlab;
@@ -71,4 +73,38 @@ TEST(HeuristicOptions, SetValidatesValues) {
   EXPECT_TRUE(failed(options.set("no-such-knob", "1", error)));
   EXPECT_NE(error.find("no-such-knob"), std::string::npos);
   EXPECT_TRUE(failed(options.set("aggressive-fusion", "yes please", error)));
+}
+
+// Every knob of HeuristicKnobs.def is a flag, a line of the canonical text
+// and settable under the same key, with the values its flag shows.
+TEST(HeuristicOptions, EveryKnobIsOneDefinition) {
+  HeuristicOptions options;
+  std::string lines = "\n" + options.toString();
+  ASSERT_EQ(HeuristicOptions::describeKnobs().size(),
+            size_t(llvm::count(lines, '\n') - 1));
+  for (const KnobDescription &knob : HeuristicOptions::describeKnobs()) {
+    EXPECT_NE(lines.find("\n" + knob.key.str() + "="), std::string::npos)
+        << knob.key.str();
+    llvm::StringRef first = llvm::StringRef(knob.values).split('|').first;
+    std::string value = first == "N" ? "7" : first.str();
+    std::string error;
+    EXPECT_TRUE(succeeded(options.set(knob.key, value, error)))
+        << knob.key.str() << ": " << error;
+  }
+  EXPECT_EQ(HeuristicOptions::describeKnobs()[3].values, "deferred|eager");
+  EXPECT_EQ(HeuristicOptions::describeKnobs()[9].values, "iree|upstream|off");
+}
+
+// A pass option string sets several knobs; a bad one names itself.
+TEST(HeuristicOptions, SetAllTakesPassOptionText) {
+  HeuristicOptions options;
+  std::string error;
+  ASSERT_TRUE(succeeded(options.setAll(
+      "aggressive-fusion truncate-ordering=eager max-operands=4", error)));
+  EXPECT_TRUE(options.aggressiveFusion);
+  EXPECT_EQ(options.truncateOrdering, TruncateOrdering::Eager);
+  EXPECT_EQ(options.maxOperands, 4u);
+  EXPECT_TRUE(failed(options.setAll("dispatch-fusion=maybe", error)));
+  EXPECT_EQ(error, "option 'dispatch-fusion' expects true or false, got "
+                   "'maybe'");
 }

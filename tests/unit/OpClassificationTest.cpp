@@ -86,17 +86,17 @@ TEST_F(OpClassificationTest, BitWidthChanges) {
   // Only max-rank inputs count: i8 weights x f32 scale -> f32 is an extend.
   EXPECT_TRUE(isBitExtendOp(dequant));
   EXPECT_FALSE(isBitTruncateOp(dequant));
-  EXPECT_TRUE(isCloneableIntoDispatchOp(dequant, CloneableOptions()));
+  EXPECT_TRUE(isCloneableIntoDispatchOp(dequant, HeuristicOptions()));
   EXPECT_FALSE(isRootLikeOp(dequant));
 
   EXPECT_TRUE(isBitTruncateOp(trunc));
   EXPECT_FALSE(isBitExtendOp(trunc));
   // Truncates are not cloneable; only extends are.
-  EXPECT_FALSE(isCloneableIntoDispatchOp(trunc, CloneableOptions()));
+  EXPECT_FALSE(isCloneableIntoDispatchOp(trunc, HeuristicOptions()));
 
   // A math op in the body disqualifies an extend.
   EXPECT_FALSE(isBitExtendOp(extExp));
-  EXPECT_FALSE(isCloneableIntoDispatchOp(extExp, CloneableOptions()));
+  EXPECT_FALSE(isCloneableIntoDispatchOp(extExp, HeuristicOptions()));
 }
 
 const char *kRoots = R"mlir(
@@ -145,7 +145,7 @@ TEST_F(OpClassificationTest, RootsAreNamedOpsAndReductions) {
 }
 
 TEST_F(OpClassificationTest, CloneableProducers) {
-  CloneableOptions options;
+  HeuristicOptions options;
   options.inlineConstantBytes = 8;
   parse(kRoots);
   auto constants = ops("arith.constant");

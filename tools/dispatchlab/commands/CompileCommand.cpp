@@ -58,51 +58,15 @@ cl::opt<std::string> preset(
     cl::sub(getCompileSubcommand()), cl::sub(getRunSubcommand()));
 
 /// Every knob is a string flag parsed by HeuristicOptions::set, so the CLI,
-/// sweep specs and stored provenance share one parser and one spelling.
-struct KnobFlag {
-  const char *name;
-  const char *valueDesc;
-  const char *help;
-};
-constexpr KnobFlag kKnobFlags[] = {
-    {"pipeline", "full|formation",
-     "full: IREE's DispatchCreation steps that change the dispatch count; "
-     "formation: FormDispatchRegions + cloning on the IR as written"},
-    {"aggressive-fusion", "true|false",
-     "IREE's aggressive fusion (on at O2): producers through ins, all "
-     "consumers, no loop-count or conv buffer-reuse rule"},
-    {"fuse-multi-use", "true|false",
-     "Multi-use producers may join a group; also runs the multi-use "
-     "elementwise fusion pre-pass"},
-    {"truncate-ordering", "deferred|eager",
-     "deferred: IREE's two-pass order; eager: truncates may fuse into their "
-     "consumer in the first producer pass"},
-    {"fuse-pad-with-consumers", "true|false",
-     "Fuse tensor.pad into convolution consumers"},
-    {"fuse-pad-with-producers", "true|false",
-     "Fuse Linalg producers into tensor.pad"},
-    {"pad-handling", "true|false",
-     "Keep tensor.pad (no rewrite to fill + insert_slice)"},
-    {"horizontal-contractions", "true|false",
-     "Merge contractions sharing an LHS before formation"},
-    {"early-trunc-fusion", "true|false",
-     "Let elementwise fusion fuse truncates into their consumers"},
-    {"elementwise-fusion", "iree|upstream|off",
-     "Control function of elementwise op fusion"},
-    {"dispatch-fusion", "true|false",
-     "Fuse producers/consumers into root groups at all"},
-    {"max-operands", "N", "Operand + result limit of a dispatch"},
-    {"inline-constant-bytes", "N",
-     "Largest dense constant cloned into dispatches"},
-};
-
+/// sweep specs and stored provenance share one parser and one spelling:
+/// one flag per line of heuristics/HeuristicKnobs.def.
 std::vector<std::unique_ptr<cl::opt<std::string>>> &getKnobOptions() {
   static std::vector<std::unique_ptr<cl::opt<std::string>>> options = [] {
     std::vector<std::unique_ptr<cl::opt<std::string>>> result;
-    for (const KnobFlag &flag : kKnobFlags)
+    for (const KnobDescription &knob : HeuristicOptions::describeKnobs())
       result.push_back(std::make_unique<cl::opt<std::string>>(
-          llvm::StringRef(flag.name), cl::desc(flag.help),
-          cl::value_desc(flag.valueDesc), cl::ValueOptional,
+          llvm::StringRef(knob.key), cl::desc(knob.help),
+          cl::value_desc(knob.values), cl::ValueOptional,
           cl::cat(heuristicCategory), cl::sub(getCompileSubcommand()),
           cl::sub(getRunSubcommand())));
     return result;
@@ -150,11 +114,12 @@ FailureOr<HeuristicOptions> resolveHeuristicOptions(StringRef command) {
         << llvm::join(HeuristicOptions::presetNames(), ", ") << ")\n";
     return failure();
   }
-  for (auto [flag, option] : llvm::zip(kKnobFlags, getKnobOptions())) {
+  for (auto [knob, option] :
+       llvm::zip(HeuristicOptions::describeKnobs(), getKnobOptions())) {
     if (option->getNumOccurrences() == 0)
       continue;
     std::string error;
-    if (failed(options->set(flag.name, *option, error))) {
+    if (failed(options->set(knob.key, *option, error))) {
       llvm::WithColor::error(llvm::errs(), command) << error << "\n";
       return failure();
     }

@@ -7,6 +7,8 @@
 
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "coordinator/CoordinatorClient.h"
 #include "coordinator/CoordinatorServer.h"
 #include "core/support/SignalFlag.h"
@@ -39,10 +41,6 @@ cl::opt<std::string> listen(
              "port 0 picks a free one)"),
     cl::value_desc("HOST:PORT"), cl::init("127.0.0.1:7411"),
     cl::sub(getCoordinatorSubcommand()));
-cl::opt<std::string> dbPath("db", cl::desc("Result database"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getCoordinatorSubcommand()));
 cl::opt<std::string>
     portFile("port-file", cl::desc("Write the bound port here once listening"),
              cl::value_desc("FILE"), cl::sub(getCoordinatorSubcommand()));
@@ -108,7 +106,7 @@ int runCoordinatorCommand() {
   try {
     ServerConfig config;
     config.listen = listen;
-    config.dbPath = dbPath;
+    config.dbPath = databasePath;
     config.token = resolveToken(tokenFile);
     config.tlsCertPath = tlsCert;
     config.tlsKeyPath = tlsKey;
@@ -125,7 +123,7 @@ int runCoordinatorCommand() {
           << "listening on " << listen
           << " without TLS: the token and models cross the network in clear "
              "text (--tls-cert/--tls-key)\n";
-    llvm::StringRef dbDir = llvm::sys::path::parent_path(dbPath);
+    llvm::StringRef dbDir = llvm::sys::path::parent_path(databasePath);
     if (!dbDir.empty())
       llvm::sys::fs::create_directories(dbDir);
 
@@ -134,7 +132,7 @@ int runCoordinatorCommand() {
       writePortFile(portFile, server.port());
     llvm::outs() << llvm::formatv(
         "dispatchlab coordinator: listening on {0} (database {1}{2}{3})\n",
-        server.address(), dbPath, config.token.empty() ? "" : ", token",
+        server.address(), databasePath, config.token.empty() ? "" : ", token",
         tlsCert.empty() ? "" : ", TLS");
     llvm::outs().flush();
     while (!stop)

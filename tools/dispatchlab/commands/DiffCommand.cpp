@@ -11,6 +11,8 @@
 
 #include "tools/dispatchlab/commands/DiffCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
 
@@ -39,10 +41,6 @@ cl::SubCommand &getDiffSubcommand() {
 namespace {
 cl::list<std::string> sweeps(cl::Positional, cl::desc("SWEEP_A SWEEP_B"),
                              cl::OneOrMore, cl::sub(getDiffSubcommand()));
-cl::opt<std::string> dbPath("db", cl::desc("Result database"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getDiffSubcommand()));
 
 llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), "dispatchlab diff");
@@ -119,14 +117,14 @@ int runDiffCommand() {
     return 2;
   }
   try {
-    ResultStore store(dbPath, ResultStore::Access::ReadOnly);
+    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
     SweepRef refs[2];
     std::map<std::pair<std::string, std::string>, Outcome> outcomes[2];
     std::vector<std::pair<std::string, std::string>> order;
     for (int side = 0; side < 2; ++side) {
       std::optional<SweepRef> found = findSweep(store, sweeps[side]);
       if (!found) {
-        error() << "no sweep '" << sweeps[side] << "' in " << dbPath << "\n";
+        error() << "no sweep '" << sweeps[side] << "' in " << databasePath << "\n";
         return 1;
       }
       refs[side] = *found;

@@ -7,6 +7,8 @@
 
 #include "tools/dispatchlab/commands/QueryCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "results/Formatters.h"
 #include "results/ResultStore.h"
 
@@ -26,10 +28,6 @@ cl::SubCommand &getQuerySubcommand() {
 namespace {
 cl::opt<std::string> sql(cl::Positional, cl::desc("\"SQL\""), cl::Required,
                          cl::sub(getQuerySubcommand()));
-cl::opt<std::string> dbPath("db", cl::desc("Result database"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getQuerySubcommand()));
 cl::opt<std::string> format("format", cl::desc("table or csv"),
                             cl::value_desc("FORMAT"), cl::init("table"),
                             cl::sub(getQuerySubcommand()));
@@ -48,7 +46,7 @@ int runQueryCommand() {
   }
   std::optional<ResultStore> store;
   try {
-    store.emplace(dbPath, ResultStore::Access::ReadOnly);
+    store.emplace(databasePath, ResultStore::Access::ReadOnly);
   } catch (const StoreError &e) {
     error() << e.what() << "\n";
     return 1;

@@ -9,6 +9,8 @@
 
 #include "tools/dispatchlab/commands/ReportCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
 
@@ -30,10 +32,6 @@ cl::SubCommand &getReportSubcommand() {
 }
 
 namespace {
-cl::opt<std::string> dbPath("db", cl::desc("Result database"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getReportSubcommand()));
 cl::opt<std::string> sweep("sweep",
                            cl::desc("Sweep name or id (default: the latest)"),
                            cl::value_desc("NAME|ID"),
@@ -88,11 +86,11 @@ int runReportCommand() {
 
   std::string text;
   try {
-    ResultStore store(dbPath, ResultStore::Access::ReadOnly);
+    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
     std::optional<SweepRef> found = findSweep(store, sweep);
     if (!found) {
-      error() << (sweep.empty() ? std::string("no sweeps in ") + dbPath
-                                : "no sweep '" + sweep + "' in " + dbPath)
+      error() << (sweep.empty() ? std::string("no sweeps in ") + databasePath
+                                : "no sweep '" + sweep + "' in " + databasePath)
               << "\n";
       return 1;
     }

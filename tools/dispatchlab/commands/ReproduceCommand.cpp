@@ -11,6 +11,8 @@
 
 #include "tools/dispatchlab/commands/ReproduceCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "tools/dispatchlab/commands/SweepCommand.h"
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
@@ -42,10 +44,6 @@ namespace {
 cl::opt<std::string> tableName(cl::Positional,
                                cl::desc("elementwise-fusion|aggressive-fusion"),
                                cl::Required, cl::sub(getReproduceSubcommand()));
-cl::opt<std::string> dbPath("db", cl::desc("Result database"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getReproduceSubcommand()));
 cl::opt<unsigned>
     workers("workers", cl::desc("Local worker slots (default: one per core)"),
             cl::init(std::max(1u, std::thread::hardware_concurrency())),
@@ -226,18 +224,18 @@ int runReproduceCommand() {
     return 2;
   }
   coordinator::SweepProgress final;
-  if (int rc = runEmbeddedSweep(*loaded, {dbPath, workers, false}, final))
+  if (int rc = runEmbeddedSweep(*loaded, {databasePath, workers, false}, final))
     return rc;
 
   // Read back from the database: the same job view `report` uses.
   std::map<std::string, std::map<std::string, JobRecord>> ours;
   std::vector<std::string> modelOrder;
   try {
-    ResultStore store(dbPath, ResultStore::Access::ReadOnly);
+    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
     std::optional<SweepRef> sweep = findSweep(store, loaded->spec.name());
     if (!sweep) {
       error() << "sweep '" << loaded->spec.name() << "' vanished from "
-              << dbPath << "\n";
+              << databasePath << "\n";
       return 1;
     }
     for (JobRecord &job : loadSweepJobs(store, sweep->id)) {

@@ -10,6 +10,8 @@
 
 #include "tools/dispatchlab/commands/ShowCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "core/support/Provenance.h"
 #include "results/Formatters.h"
 #include "results/ResultStore.h"
@@ -37,10 +39,6 @@ cl::SubCommand &getShowSubcommand() {
 namespace {
 cl::opt<std::string> selector(cl::Positional, cl::desc("RESULT_ID_OR_KEY"),
                               cl::Required, cl::sub(getShowSubcommand()));
-cl::opt<std::string> dbPath("db", cl::desc("Result database"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getShowSubcommand()));
 cl::opt<std::string>
     emit("emit",
          cl::desc("summary (default), stats (the stored JSON), dot or "
@@ -87,7 +85,7 @@ std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
     found = lookUp(-1, text);
   if (found.size() == 1)
     return found.front();
-  problem = found.empty() ? "no result '" + text.str() + "' in " + dbPath
+  problem = found.empty() ? "no result '" + text.str() + "' in " + databasePath
                           : "key prefix '" + text.str() + "' is ambiguous";
   return std::nullopt;
 }
@@ -264,7 +262,7 @@ int runShowCommand() {
     return 2;
   }
   try {
-    ResultStore store(dbPath, ResultStore::Access::ReadOnly);
+    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
     std::string problem;
     std::optional<StoredResult> result = findResult(store, selector, problem);
     if (!result) {

@@ -10,6 +10,8 @@
 
 #include "tools/dispatchlab/commands/SweepCommand.h"
 
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
 #include "coordinator/CoordinatorClient.h"
 #include "coordinator/CoordinatorServer.h"
 #include "coordinator/SweepExpander.h"
@@ -55,10 +57,6 @@ cl::opt<unsigned>
                      "(default: one per core)"),
             cl::init(std::max(1u, std::thread::hardware_concurrency())),
             cl::sub(getSweepSubcommand()));
-cl::opt<std::string> dbPath("db", cl::desc("Result database when embedded"),
-                            cl::value_desc("FILE"),
-                            cl::init("results/dispatchlab.db"),
-                            cl::sub(getSweepSubcommand()));
 cl::opt<bool> force("force",
                     cl::desc("Run every job again instead of reusing stored "
                              "results"),
@@ -312,11 +310,11 @@ int runSweepCommand() {
         llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
                         "goes on at the coordinator\n";
     } else {
-      result = runEmbedded(*loaded, {dbPath, workers, force}, stop, final);
+      result = runEmbedded(*loaded, {databasePath, workers, force}, stop, final);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: interrupted; run the same "
                         "command again to resume (finished jobs are kept in "
-                     << dbPath << ")\n";
+                     << databasePath << ")\n";
     }
   } catch (const std::exception &e) {
     error() << e.what() << "\n";
