@@ -80,10 +80,7 @@ struct FormDispatchRegionsPass
   LogicalResult initializeOptions(
       StringRef text,
       function_ref<LogicalResult(const Twine &)> errorHandler) override {
-    std::string error;
-    if (failed(options.setAll(text, error)))
-      return errorHandler(error);
-    return success();
+    return options.parsePassOptions(text, errorHandler);
   }
 
   void runOnOperation() override {

@@ -175,6 +175,15 @@ LogicalResult HeuristicOptions::setAll(StringRef assignments,
   return success();
 }
 
+LogicalResult HeuristicOptions::parsePassOptions(
+    StringRef text,
+    llvm::function_ref<LogicalResult(const Twine &)> errorHandler) {
+  std::string error;
+  if (failed(setAll(text, error)))
+    return errorHandler(error);
+  return success();
+}
+
 std::string HeuristicOptions::toString() const {
   // std::map keeps the keys sorted, which is what makes the form canonical.
   std::map<std::string, std::string> kv = {

@@ -13,6 +13,8 @@
 
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -90,6 +92,12 @@ struct HeuristicOptions {
 
   /// Sets every `key=value` of a pass option string ("a=1 b=false").
   mlir::LogicalResult setAll(llvm::StringRef assignments, std::string &error);
+
+  /// setAll for Pass::initializeOptions of a pass whose options are knobs.
+  mlir::LogicalResult parsePassOptions(
+      llvm::StringRef text,
+      llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+          errorHandler);
 
   /// Canonical `key=value` lines, sorted by key, every knob present.
   std::string toString() const;

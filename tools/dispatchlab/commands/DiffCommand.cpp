@@ -108,6 +108,160 @@ std::string describeGroups(llvm::StringRef sign,
     text += llvm::formatv(" ... (+{0} more)", names.size() - shown).str();
   return text;
 }
+/// Each (model, variant) of both sweeps, in first-seen order, with its
+/// outcome on either side.
+struct SweepPair {
+  SweepRef refs[2];
+  std::map<std::pair<std::string, std::string>, Outcome> outcomes[2];
+  std::vector<std::pair<std::string, std::string>> order;
+
+  /// Latency is compared only where both sweeps measured it.
+  bool bothTimed(const std::pair<std::string, std::string> &key) const {
+    auto a = outcomes[0].find(key), b = outcomes[1].find(key);
+    return a != outcomes[0].end() && b != outcomes[1].end() &&
+           a->second.latency && b->second.latency;
+  }
+};
+
+/// Reads both sweeps; nullopt after saying which one is missing.
+std::optional<SweepPair> loadSweepPair(ResultStore &store) {
+  SweepPair pair;
+  for (int side = 0; side < 2; ++side) {
+    std::optional<SweepRef> found = findSweep(store, sweeps[side]);
+    if (!found) {
+      error() << "no sweep '" << sweeps[side] << "' in " << databasePath
+              << "\n";
+      return std::nullopt;
+    }
+    pair.refs[side] = *found;
+    for (const JobRecord &job : loadSweepJobs(store, found->id)) {
+      auto key = std::make_pair(job.model, job.variant);
+      if (!pair.outcomes[0].count(key) && !pair.outcomes[1].count(key))
+        pair.order.push_back(key);
+      pair.outcomes[side][key] = outcomeOf(job);
+    }
+  }
+  return pair;
+}
+
+/// The diff's rows and what its closing lines count.
+struct DiffTable {
+  TextGrid grid;
+  bool timed = false;
+  int differing = 0, latencyTested = 0, latencyChanged = 0;
+  size_t fewestSamples = std::numeric_limits<size_t>::max();
+  int64_t totals[2] = {0, 0};
+};
+
+/// The latency cell of a pair both sweeps timed; true in `significant`
+/// when the U test calls the change significant.
+std::string compareLatencies(const LatencyRecord &before,
+                             const LatencyRecord &after, DiffTable &table,
+                             bool &significant) {
+  std::optional<double> ratio;
+  if (before.medianMs > 0)
+    ratio = after.medianMs / before.medianMs;
+  std::optional<LatencyComparison> comparison;
+  if (!before.samplesMs.empty() && !after.samplesMs.empty()) {
+    comparison = compareLatency(before.samplesMs, after.samplesMs);
+    ++table.latencyTested;
+    table.fewestSamples = std::min(
+        {table.fewestSamples, before.samplesMs.size(), after.samplesMs.size()});
+    significant = comparison->significant();
+    table.latencyChanged += significant;
+  }
+  return formatLatencyRatio(ratio, comparison ? &*comparison : nullptr);
+}
+
+/// One row for a pair both sweeps hold, unless nothing about it changed.
+void addChangedRow(const SweepPair &pair,
+                   const std::pair<std::string, std::string> &key,
+                   DiffTable &table) {
+  const Outcome &from = pair.outcomes[0].at(key), &to = pair.outcomes[1].at(key);
+  if (from.dispatches && to.dispatches) {
+    table.totals[0] += *from.dispatches;
+    table.totals[1] += *to.dispatches;
+  }
+  std::vector<std::string> removed = missingFrom(from.groups, to.groups);
+  std::vector<std::string> added = missingFrom(to.groups, from.groups);
+  std::string latency;
+  bool latencySignificant = false;
+  if (pair.bothTimed(key))
+    latency = compareLatencies(*from.latency, *to.latency, table,
+                               latencySignificant);
+  if (from.text == to.text && removed.empty() && added.empty() &&
+      !latencySignificant)
+    return;
+  ++table.differing;
+  std::string change;
+  if (from.dispatches && to.dispatches)
+    change = llvm::formatv("{0}{1}",
+                           *to.dispatches >= *from.dispatches ? "+" : "",
+                           *to.dispatches - *from.dispatches)
+                 .str();
+  std::string groups = describeGroups("-", removed);
+  std::string plus = describeGroups("+", added);
+  groups += (groups.empty() || plus.empty() ? "" : "; ") + plus;
+  table.grid.rows.push_back(
+      {key.first, key.second, from.text, to.text, change, groups});
+  if (table.timed)
+    table.grid.rows.back().push_back(latency);
+}
+
+DiffTable buildDiffTable(const SweepPair &pair) {
+  DiffTable table;
+  table.timed = llvm::any_of(pair.order, [&](const auto &key) {
+    return pair.bothTimed(key);
+  });
+  TextGrid &grid = table.grid;
+  grid.header = {"model",           "variant", pair.refs[0].name,
+                 pair.refs[1].name, "change",  "groups"};
+  grid.numeric = {false, false, true, true, true, false};
+  if (table.timed) {
+    grid.header.push_back("latency");
+    grid.numeric.push_back(false);
+  }
+  for (const auto &key : pair.order) {
+    bool inFirst = pair.outcomes[0].count(key),
+         inSecond = pair.outcomes[1].count(key);
+    if (inFirst && inSecond) {
+      addChangedRow(pair, key, table);
+      continue;
+    }
+    ++table.differing;
+    grid.rows.push_back(
+        {key.first, key.second,
+         inFirst ? pair.outcomes[0].at(key).text : "-",
+         inSecond ? pair.outcomes[1].at(key).text : "-", "",
+         inFirst ? "only in " + pair.refs[0].name
+                 : "only in " + pair.refs[1].name});
+    if (table.timed)
+      grid.rows.back().push_back("");
+  }
+  return table;
+}
+
+void printDiff(const SweepPair &pair, const DiffTable &table) {
+  if (!table.grid.rows.empty())
+    printGrid(table.grid, OutputFormat::Table, llvm::outs());
+  const SweepRef(&refs)[2] = pair.refs;
+  llvm::outs() << llvm::formatv(
+      "{0} of {1} (model, variant) pairs differ between {2} (#{3}) and {4} "
+      "(#{5}); dispatches over the pairs both finished: {6} -> {7}\n",
+      table.differing, pair.order.size(), refs[0].name, refs[0].id,
+      refs[1].name, refs[1].id, table.totals[0], table.totals[1]);
+  if (table.latencyTested)
+    llvm::outs() << llvm::formatv(
+        "latency ({0} / {1} median): {2} of {3} pairs with samples in both "
+        "changed significantly (two-sided Mann-Whitney U, alpha {4:F2})\n",
+        refs[1].name, refs[0].name, table.latencyChanged, table.latencyTested,
+        kSignificanceAlpha);
+  if (table.fewestSamples < kRecommendedSamples)
+    llvm::outs() << llvm::formatv(
+        "warning: as few as {0} samples per result; the U test needs about "
+        "{1} repetitions to detect a change\n",
+        table.fewestSamples, kRecommendedSamples);
+}
 } // namespace
 
 int runDiffCommand() {
@@ -118,118 +272,10 @@ int runDiffCommand() {
   }
   try {
     ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    SweepRef refs[2];
-    std::map<std::pair<std::string, std::string>, Outcome> outcomes[2];
-    std::vector<std::pair<std::string, std::string>> order;
-    for (int side = 0; side < 2; ++side) {
-      std::optional<SweepRef> found = findSweep(store, sweeps[side]);
-      if (!found) {
-        error() << "no sweep '" << sweeps[side] << "' in " << databasePath << "\n";
-        return 1;
-      }
-      refs[side] = *found;
-      for (const JobRecord &job : loadSweepJobs(store, found->id)) {
-        auto key = std::make_pair(job.model, job.variant);
-        if (!outcomes[0].count(key) && !outcomes[1].count(key))
-          order.push_back(key);
-        outcomes[side][key] = outcomeOf(job);
-      }
-    }
-
-    // Latency is compared only where both sweeps measured it.
-    auto bothTimed = [&](const auto &key) {
-      auto a = outcomes[0].find(key), b = outcomes[1].find(key);
-      return a != outcomes[0].end() && b != outcomes[1].end() &&
-             a->second.latency && b->second.latency;
-    };
-    bool timed = llvm::any_of(order, bothTimed);
-    TextGrid grid;
-    grid.header = {"model",      "variant", refs[0].name,
-                   refs[1].name, "change",  "groups"};
-    grid.numeric = {false, false, true, true, true, false};
-    if (timed) {
-      grid.header.push_back("latency");
-      grid.numeric.push_back(false);
-    }
-    int differing = 0, latencyTested = 0, latencyChanged = 0;
-    size_t fewestSamples = std::numeric_limits<size_t>::max();
-    int64_t totals[2] = {0, 0};
-    for (const auto &key : order) {
-      auto a = outcomes[0].find(key), b = outcomes[1].find(key);
-      if (a == outcomes[0].end() || b == outcomes[1].end()) {
-        ++differing;
-        grid.rows.push_back({key.first, key.second,
-                             a == outcomes[0].end() ? "-" : a->second.text,
-                             b == outcomes[1].end() ? "-" : b->second.text, "",
-                             a == outcomes[0].end()
-                                 ? "only in " + refs[1].name
-                                 : "only in " + refs[0].name});
-        if (timed)
-          grid.rows.back().push_back("");
-        continue;
-      }
-      const Outcome &from = a->second, &to = b->second;
-      if (from.dispatches && to.dispatches) {
-        totals[0] += *from.dispatches;
-        totals[1] += *to.dispatches;
-      }
-      std::vector<std::string> removed = missingFrom(from.groups, to.groups);
-      std::vector<std::string> added = missingFrom(to.groups, from.groups);
-      std::string latency;
-      bool latencySignificant = false;
-      if (bothTimed(key)) {
-        const LatencyRecord &before = *from.latency, &after = *to.latency;
-        std::optional<double> ratio;
-        if (before.medianMs > 0)
-          ratio = after.medianMs / before.medianMs;
-        std::optional<LatencyComparison> comparison;
-        if (!before.samplesMs.empty() && !after.samplesMs.empty()) {
-          comparison = compareLatency(before.samplesMs, after.samplesMs);
-          ++latencyTested;
-          fewestSamples = std::min(
-              {fewestSamples, before.samplesMs.size(), after.samplesMs.size()});
-          latencySignificant = comparison->significant();
-          latencyChanged += latencySignificant;
-        }
-        latency =
-            formatLatencyRatio(ratio, comparison ? &*comparison : nullptr);
-      }
-      if (from.text == to.text && removed.empty() && added.empty() &&
-          !latencySignificant)
-        continue;
-      ++differing;
-      std::string change;
-      if (from.dispatches && to.dispatches)
-        change = llvm::formatv("{0}{1}",
-                               *to.dispatches >= *from.dispatches ? "+" : "",
-                               *to.dispatches - *from.dispatches)
-                     .str();
-      std::string groups = describeGroups("-", removed);
-      std::string plus = describeGroups("+", added);
-      groups += (groups.empty() || plus.empty() ? "" : "; ") + plus;
-      grid.rows.push_back(
-          {key.first, key.second, from.text, to.text, change, groups});
-      if (timed)
-        grid.rows.back().push_back(latency);
-    }
-    if (!grid.rows.empty())
-      printGrid(grid, OutputFormat::Table, llvm::outs());
-    llvm::outs() << llvm::formatv(
-        "{0} of {1} (model, variant) pairs differ between {2} (#{3}) and {4} "
-        "(#{5}); dispatches over the pairs both finished: {6} -> {7}\n",
-        differing, order.size(), refs[0].name, refs[0].id, refs[1].name,
-        refs[1].id, totals[0], totals[1]);
-    if (latencyTested)
-      llvm::outs() << llvm::formatv(
-          "latency ({0} / {1} median): {2} of {3} pairs with samples in both "
-          "changed significantly (two-sided Mann-Whitney U, alpha {4:F2})\n",
-          refs[1].name, refs[0].name, latencyChanged, latencyTested,
-          kSignificanceAlpha);
-    if (fewestSamples < kRecommendedSamples)
-      llvm::outs() << llvm::formatv(
-          "warning: as few as {0} samples per result; the U test needs about "
-          "{1} repetitions to detect a change\n",
-          fewestSamples, kRecommendedSamples);
+    std::optional<SweepPair> pair = loadSweepPair(store);
+    if (!pair)
+      return 1;
+    printDiff(*pair, buildDiffTable(*pair));
   } catch (const StoreError &e) {
     error() << e.what() << "\n";
     return 1;

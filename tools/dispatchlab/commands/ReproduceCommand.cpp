@@ -193,6 +193,118 @@ std::string formatChange(double before, double after) {
                        static_cast<int64_t>(after), direction(before, after))
       .str();
 }
+/// Our results of the reproduced sweep: model -> variant -> job, and the
+/// models in the sweep's order.
+struct OurResults {
+  std::map<std::string, std::map<std::string, JobRecord>> jobs;
+  std::vector<std::string> modelOrder;
+};
+
+/// Read back from the database: the same job view `report` uses.
+std::optional<OurResults> loadOurResults(const LoadedSpec &loaded) {
+  OurResults ours;
+  try {
+    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
+    std::optional<SweepRef> sweep = findSweep(store, loaded.spec.name());
+    if (!sweep) {
+      error() << "sweep '" << loaded.spec.name() << "' vanished from "
+              << databasePath << "\n";
+      return std::nullopt;
+    }
+    for (JobRecord &job : loadSweepJobs(store, sweep->id)) {
+      if (!ours.jobs.count(job.model))
+        ours.modelOrder.push_back(job.model);
+      std::string model = job.model, variant = job.variant;
+      ours.jobs[model][variant] = std::move(job);
+    }
+  } catch (const StoreError &e) {
+    error() << e.what() << "\n";
+    return std::nullopt;
+  }
+  return ours;
+}
+
+/// Our change for one metric next to the published one; counts agreement.
+void addOurChange(const Comparison &comparison, Metric metric,
+                  double pubBefore, double pubAfter,
+                  std::map<std::string, JobRecord> &variants,
+                  std::pair<int, int> &agreement,
+                  std::vector<std::string> &row) {
+  const JobRecord &oursBefore = variants[comparison.oursBefore];
+  const JobRecord &oursAfter = variants[comparison.oursAfter];
+  std::optional<double> valueBefore = metricValue(oursBefore, metric);
+  std::optional<double> valueAfter = metricValue(oursAfter, metric);
+  if (!valueBefore || !valueAfter) {
+    const JobRecord &failed = valueBefore ? oursAfter : oursBefore;
+    row.push_back(failed.state == "failed" ? classifyFailure(failed.error)
+                                           : failed.state);
+    row.push_back("n/a");
+    return;
+  }
+  row.push_back(formatChange(*valueBefore, *valueAfter));
+  bool agrees = llvm::StringRef(direction(pubBefore, pubAfter)) ==
+                direction(*valueBefore, *valueAfter);
+  row.push_back(agrees ? "agree" : "disagree");
+  auto &[yes, total] = agreement;
+  yes += agrees;
+  ++total;
+}
+
+/// One published table against ours: a row per model and metric, then how
+/// often the directions agree.
+void printComparison(const TableDefinition &table,
+                     const Comparison &comparison, const PublishedTable &before,
+                     const PublishedTable &after,
+                     const std::map<std::string, std::string> &zooRows,
+                     OurResults &ours, llvm::raw_ostream &os) {
+  std::string oursLabel = llvm::formatv("ours {0}->{1}", comparison.oursBefore,
+                                        comparison.oursAfter)
+                              .str();
+  TextGrid grid;
+  grid.header = {"model", "published row"};
+  if (table.metrics.size() > 1)
+    grid.header.push_back("metric");
+  grid.header.insert(grid.header.end(),
+                     {comparison.publishedLabel, oursLabel, "agree"});
+  grid.numeric.assign(grid.header.size(), false);
+  std::map<std::string, std::pair<int, int>> agreement; // metric -> (y, n)
+  for (const std::string &model : ours.modelOrder) {
+    auto zooRow = zooRows.find(model);
+    if (zooRow == zooRows.end() || !before.count(zooRow->second) ||
+        !after.count(zooRow->second))
+      continue;
+    const auto &publishedBefore = before.at(zooRow->second);
+    const auto &publishedAfter = after.at(zooRow->second);
+    for (const MetricColumn &metric : table.metrics) {
+      const char *beforeColumn = comparison.beforeColumn
+                                     ? comparison.beforeColumn
+                                     : metric.published;
+      const char *afterColumn =
+          comparison.afterColumn ? comparison.afterColumn : metric.published;
+      if (!publishedBefore.count(beforeColumn) ||
+          !publishedAfter.count(afterColumn))
+        continue;
+      double pubBefore = publishedBefore.at(beforeColumn);
+      double pubAfter = publishedAfter.at(afterColumn);
+      std::vector<std::string> row = {model, zooRow->second};
+      if (table.metrics.size() > 1)
+        row.push_back(metric.published);
+      row.push_back(formatChange(pubBefore, pubAfter));
+      addOurChange(comparison, *parseMetric(metric.ours), pubBefore, pubAfter,
+                   ours.jobs[model], agreement[metric.published], row);
+      grid.rows.push_back(std::move(row));
+    }
+  }
+  os << comparison.publishedLabel << " vs " << oursLabel << ":\n";
+  printGrid(grid, OutputFormat::Table, os);
+  std::vector<std::string> summary;
+  for (const MetricColumn &metric : table.metrics) {
+    auto [yes, total] = agreement[metric.published];
+    summary.push_back(
+        llvm::formatv("{0} {1}/{2}", metric.published, yes, total).str());
+  }
+  os << "direction agrees: " << llvm::join(summary, ", ") << "\n\n";
+}
 } // namespace
 
 int runReproduceCommand() {
@@ -226,32 +338,11 @@ int runReproduceCommand() {
   coordinator::SweepProgress final;
   if (int rc = runEmbeddedSweep(*loaded, {databasePath, workers, false}, final))
     return rc;
-
-  // Read back from the database: the same job view `report` uses.
-  std::map<std::string, std::map<std::string, JobRecord>> ours;
-  std::vector<std::string> modelOrder;
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::optional<SweepRef> sweep = findSweep(store, loaded->spec.name());
-    if (!sweep) {
-      error() << "sweep '" << loaded->spec.name() << "' vanished from "
-              << databasePath << "\n";
-      return 1;
-    }
-    for (JobRecord &job : loadSweepJobs(store, sweep->id)) {
-      if (!ours.count(job.model))
-        modelOrder.push_back(job.model);
-      std::string model = job.model, variant = job.variant;
-      ours[model][variant] = std::move(job);
-    }
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  std::optional<OurResults> ours = loadOurResults(*loaded);
+  if (!ours)
     return 1;
-  }
   std::map<std::string, std::string> zooRows =
       readZooRows(path("models", "zoo.json"), table->zooKey);
-
-  llvm::raw_ostream &os = llvm::outs();
   for (const Comparison &comparison : table->comparisons) {
     std::optional<PublishedTable> before =
         readCsv(path("published", comparison.beforeCsv));
@@ -262,71 +353,8 @@ int runReproduceCommand() {
               << comparison.afterCsv << "\n";
       return 1;
     }
-    std::string oursLabel =
-        llvm::formatv("ours {0}->{1}", comparison.oursBefore,
-                      comparison.oursAfter)
-            .str();
-    TextGrid grid;
-    grid.header = {"model", "published row"};
-    if (table->metrics.size() > 1)
-      grid.header.push_back("metric");
-    grid.header.insert(grid.header.end(),
-                       {comparison.publishedLabel, oursLabel, "agree"});
-    grid.numeric.assign(grid.header.size(), false);
-    std::map<std::string, std::pair<int, int>> agreement; // metric -> (y, n)
-    for (const std::string &model : modelOrder) {
-      auto zooRow = zooRows.find(model);
-      if (zooRow == zooRows.end() || !before->count(zooRow->second) ||
-          !after->count(zooRow->second))
-        continue;
-      const auto &publishedBefore = before->at(zooRow->second);
-      const auto &publishedAfter = after->at(zooRow->second);
-      for (const MetricColumn &metric : table->metrics) {
-        const char *beforeColumn = comparison.beforeColumn
-                                       ? comparison.beforeColumn
-                                       : metric.published;
-        const char *afterColumn =
-            comparison.afterColumn ? comparison.afterColumn : metric.published;
-        if (!publishedBefore.count(beforeColumn) ||
-            !publishedAfter.count(afterColumn))
-          continue;
-        double pubBefore = publishedBefore.at(beforeColumn);
-        double pubAfter = publishedAfter.at(afterColumn);
-        std::vector<std::string> row = {model, zooRow->second};
-        if (table->metrics.size() > 1)
-          row.push_back(metric.published);
-        row.push_back(formatChange(pubBefore, pubAfter));
-        Metric ourMetric = *parseMetric(metric.ours);
-        const JobRecord &oursBefore = ours[model][comparison.oursBefore];
-        const JobRecord &oursAfter = ours[model][comparison.oursAfter];
-        std::optional<double> valueBefore = metricValue(oursBefore, ourMetric);
-        std::optional<double> valueAfter = metricValue(oursAfter, ourMetric);
-        if (!valueBefore || !valueAfter) {
-          const JobRecord &failed = valueBefore ? oursAfter : oursBefore;
-          row.push_back(failed.state == "failed" ? classifyFailure(failed.error)
-                                                 : failed.state);
-          row.push_back("n/a");
-        } else {
-          row.push_back(formatChange(*valueBefore, *valueAfter));
-          bool agrees = llvm::StringRef(direction(pubBefore, pubAfter)) ==
-                        direction(*valueBefore, *valueAfter);
-          row.push_back(agrees ? "agree" : "disagree");
-          auto &[yes, total] = agreement[metric.published];
-          yes += agrees;
-          ++total;
-        }
-        grid.rows.push_back(std::move(row));
-      }
-    }
-    os << comparison.publishedLabel << " vs " << oursLabel << ":\n";
-    printGrid(grid, OutputFormat::Table, os);
-    std::vector<std::string> summary;
-    for (const MetricColumn &metric : table->metrics) {
-      auto [yes, total] = agreement[metric.published];
-      summary.push_back(
-          llvm::formatv("{0} {1}/{2}", metric.published, yes, total).str());
-    }
-    os << "direction agrees: " << llvm::join(summary, ", ") << "\n\n";
+    printComparison(*table, comparison, *before, *after, zooRows, *ours,
+                    llvm::outs());
   }
   return 0;
 }
