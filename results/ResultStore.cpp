@@ -155,6 +155,8 @@ Statement &ResultStore::prepare(const std::string &sql) {
     sqlite3_stmt *stmt = nullptr;
     check(db, sqlite3_prepare_v2(db, sql.c_str(), sql.size(), &stmt, nullptr),
           sql);
+    if (!stmt)
+      throw EmptyStatementError("no SQL statement in '" + sql + "'");
     it = statements.emplace(sql, std::make_unique<Statement>(stmt)).first;
   }
   it->second->reset();

@@ -30,6 +30,12 @@ public:
   using std::runtime_error::runtime_error;
 };
 
+/// SQL text holding no statement (empty, blanks, a comment, a lone ';').
+class EmptyStatementError : public StoreError {
+public:
+  using StoreError::StoreError;
+};
+
 /// A prepared statement, reset on every `bind` round. Owned by the store.
 class Statement {
 public:

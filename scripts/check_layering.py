@@ -18,7 +18,7 @@ ALLOWED = {
     "heuristics/options": [],
     "heuristics": ["heuristics/options"],
     "core/analysis": ["heuristics", "core/support"],
-    "core/onnx": [],
+    "core/onnx": ["core/support"],
     "core/codegen": ["core/analysis", "core/support"],
     "core/pipeline": ["heuristics", "core/onnx"],
     "core/runtime": ["core/codegen", "core/pipeline", "core/onnx",

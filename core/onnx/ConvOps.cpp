@@ -487,8 +487,22 @@ static Value createMatmul3d(OnnxNode &node, OnnxValue &a, OnnxValue &b,
                                 node.graph.materialize(b3, node.loc));
 }
 
+/// tosa.matmul of integers takes zero points and widens its accumulator:
+/// not what an ONNX MatMul or Gemm of i32 or i64 means.
+static LogicalResult checkFloatOperands(OnnxNode &node, const OnnxValue &a) {
+  Type elementType = a.type.getElementType();
+  if (isa<FloatType>(elementType))
+    return success();
+  std::string name;
+  llvm::raw_string_ostream(name) << elementType;
+  return node.fail("integer matrix products are not supported (element type " +
+                   name + ")");
+}
+
 static LogicalResult lowerGemm(OnnxNode &node) {
   OnnxValue a = node.getInput(0), b = node.getInput(1);
+  if (failed(checkFloatOperands(node, a)))
+    return failure();
   if (a.type.getRank() != 2 || b.type.getRank() != 2)
     return node.fail("operands must be matrices");
   if (node.getInt("transA", 0))
@@ -527,6 +541,8 @@ static LogicalResult lowerGemm(OnnxNode &node) {
 
 static LogicalResult lowerMatMul(OnnxNode &node) {
   OnnxValue a = node.getInput(0), b = node.getInput(1);
+  if (failed(checkFloatOperands(node, a)))
+    return failure();
   bool vectorA = a.type.getRank() == 1, vectorB = b.type.getRank() == 1;
   if (vectorA)
     a = reshapeValue(node, a, {1, a.type.getDimSize(0)});

@@ -2,6 +2,8 @@
 
 #include "core/onnx/OnnxModelFile.h"
 
+#include "core/support/InputFile.h"
+
 #include "onnx/defs/parser.h"
 
 #include "llvm/ADT/StringSet.h"
@@ -61,11 +63,10 @@ static void declareStrippedInitializers(onnx::GraphProto &graph) {
 
 std::optional<onnx::ModelProto> readOnnxModel(llvm::StringRef path,
                                               std::string &error) {
-  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false,
-                                                 /*RequiresNullTerminator=*/
-                                                 true);
-  if (std::error_code code = file.getError()) {
-    error = "cannot read model: " + code.message();
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readInputFile(path, /*isText=*/false);
+  if (!file) {
+    error = "cannot read model: " + llvm::toString(file.takeError());
     return std::nullopt;
   }
   llvm::StringRef contents = (*file)->getBuffer();

@@ -3,6 +3,7 @@
 #include "core/pipeline/ModelLoader.h"
 
 #include "core/pipeline/UtilCompatDialect.h"
+#include "core/support/InputFile.h"
 #include "core/onnx/OnnxModelFile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -10,6 +11,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -37,10 +39,11 @@ static void attachSourceNames(const AsmParserState &state) {
 
 OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
                                     llvm::SourceMgr &sourceMgr) {
-  auto file = llvm::MemoryBuffer::getFileOrSTDIN(path);
-  if (std::error_code error = file.getError()) {
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
+      readInputFile(path, /*isText=*/true);
+  if (!file) {
     emitError(FileLineColLoc::get(&context, path, 0, 0))
-        << "cannot read model: " << error.message();
+        << "cannot read model: " << llvm::toString(file.takeError());
     return nullptr;
   }
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
@@ -66,6 +69,12 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   convertUtilFuncsToFunc(*module);
   if (failed(verify(*module)))
     return nullptr;
+  // An empty file or module would report 0 dispatches as if it were a model.
+  if (module->getOps<FunctionOpInterface>().empty()) {
+    emitError(FileLineColLoc::get(&context, path, 0, 0))
+        << "the model has no function to compile";
+    return nullptr;
+  }
   return module;
 }
 

@@ -73,6 +73,9 @@ int runQueryCommand() {
     statement.reset();
     if (!grid.header.empty())
       printGrid(grid, *output, llvm::outs());
+  } catch (const EmptyStatementError &e) {
+    error() << e.what() << "\n";
+    return 1;
   } catch (const StoreError &) {
     error() << store->lastError() << "\n";
     return 1;
