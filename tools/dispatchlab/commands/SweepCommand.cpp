@@ -325,6 +325,12 @@ int runSweepCommand() {
   if (result == FollowResult::Failed)
     return 1;
   printSweepTable(final, llvm::outs());
+  // The table says why; the exit status says that nothing was measured.
+  if (final.total() > 0 && final.failed() == final.total()) {
+    llvm::outs().flush();
+    error() << "every job of sweep '" << final.name() << "' failed\n";
+    return 1;
+  }
   return 0;
 }
 
