@@ -95,6 +95,20 @@ int64_t getStaticByteSize(Type type) {
   return shaped.getNumElements() * ((bits + 7) / 8);
 }
 
+bool hasSupportedByteSize(Type type) {
+  auto shaped = dyn_cast<ShapedType>(type);
+  if (!shaped || !shaped.hasStaticShape())
+    return true;
+  // Up to 16 bytes an element (complex<f64>), counted without overflowing.
+  int64_t bytes = 16;
+  for (int64_t dim : shaped.getShape()) {
+    if (dim != 0 && bytes > kMaxTensorBytes / dim)
+      return false;
+    bytes *= dim;
+  }
+  return true;
+}
+
 static bool isScalarIntOrFloat(Type type) { return type.isIntOrFloat(); }
 
 // Mirrors IREE's isCloneableIntoDispatchOp (spec 1.2). The LinalgExt cases

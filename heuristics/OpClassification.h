@@ -64,6 +64,14 @@ bool isUnpackLikeOp(mlir::Operation *op);
 /// The byte size of a statically shaped tensor value, or 0 if unknown.
 int64_t getStaticByteSize(mlir::Type type);
 
+/// The largest tensor a model may hold (256 TiB): byte counts of a few
+/// thousand such tensors still add up within int64_t.
+inline constexpr int64_t kMaxTensorBytes = int64_t(1) << 48;
+
+/// False for a static shape of more than kMaxTensorBytes (or one whose
+/// element count overflows int64_t).
+bool hasSupportedByteSize(mlir::Type type);
+
 } // namespace dispatchlab
 
 #endif // DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H

@@ -4,6 +4,7 @@
 
 #include "core/pipeline/UtilCompatDialect.h"
 #include "core/support/InputFile.h"
+#include "heuristics/OpClassification.h"
 #include "core/onnx/OnnxModelFile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
@@ -68,6 +69,17 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   context.getOrLoadDialect<func::FuncDialect>();
   convertUtilFuncsToFunc(*module);
   if (failed(verify(*module)))
+    return nullptr;
+  // Byte counts of larger tensors would overflow int64_t in the stats.
+  WalkResult sizes = module->walk([](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (!hasSupportedByteSize(type)) {
+        emitError(op->getLoc(), "a tensor of more than 256 TiB: ") << type;
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (sizes.wasInterrupted())
     return nullptr;
   // An empty file or module would report 0 dispatches as if it were a model.
   if (module->getOps<FunctionOpInterface>().empty()) {
