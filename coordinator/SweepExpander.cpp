@@ -52,25 +52,6 @@ std::string toString(const sweep::Measurement &measurement) {
   return text;
 }
 
-namespace {
-/// Options of `preset` with `overrides` ("key=value") applied.
-bool resolve(llvm::StringRef preset,
-             llvm::ArrayRef<std::pair<std::string, std::string>> overrides,
-             HeuristicOptions &options, std::string &error) {
-  mlir::FailureOr<HeuristicOptions> base =
-      HeuristicOptions::fromPreset(preset.empty() ? "iree-O0" : preset);
-  if (failed(base)) {
-    error = llvm::formatv("unknown preset '{0}'", preset);
-    return false;
-  }
-  options = *base;
-  for (const auto &[key, value] : overrides)
-    if (failed(options.set(key, value, error)))
-      return false;
-  return true;
-}
-} // namespace
-
 bool resolveVariants(const sweep::SweepSpec &spec,
                      std::vector<ResolvedVariant> &variants,
                      std::string &error) {
@@ -78,14 +59,15 @@ bool resolveVariants(const sweep::SweepSpec &spec,
       spec.kind() == sweep::JOB_KIND_UNSPECIFIED ? sweep::COMPILE : spec.kind();
   auto add = [&](std::string name, sweep::JobKind kind, llvm::StringRef preset,
                  llvm::ArrayRef<std::pair<std::string, std::string>> sets) {
-    HeuristicOptions options;
-    if (!resolve(preset, sets, options, error)) {
+    mlir::FailureOr<HeuristicOptions> options =
+        HeuristicOptions::resolve(preset, sets, error);
+    if (failed(options)) {
       error = llvm::formatv("variant '{0}': {1}", name, error);
       return false;
     }
     variants.push_back({std::move(name),
                         kind == sweep::JOB_KIND_UNSPECIFIED ? sweepKind : kind,
-                        options.preset, options.toString()});
+                        options->preset, options->toString()});
     return true;
   };
 

@@ -144,6 +144,21 @@ FailureOr<HeuristicOptions> HeuristicOptions::fromPreset(StringRef name) {
   return failure();
 }
 
+FailureOr<HeuristicOptions> HeuristicOptions::resolve(
+    StringRef preset, ArrayRef<std::pair<std::string, std::string>> overrides,
+    std::string &error) {
+  FailureOr<HeuristicOptions> options =
+      fromPreset(preset.empty() ? "iree-O0" : preset);
+  if (failed(options)) {
+    error = formatv("unknown preset '{0}'", preset);
+    return failure();
+  }
+  for (const auto &[key, value] : overrides)
+    if (failed(options->set(key, value, error)))
+      return failure();
+  return options;
+}
+
 ArrayRef<KnobDescription> HeuristicOptions::describeKnobs() {
   static const KnobDescription knobs[] = {
 #define HEURISTIC_KNOB(FIELD, KEY, TYPE, DEFAULT, HELP)                        \

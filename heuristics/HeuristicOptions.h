@@ -79,6 +79,13 @@ struct HeuristicOptions {
   /// elementwise fusion: the reference variant).
   static mlir::FailureOr<HeuristicOptions> fromPreset(llvm::StringRef name);
 
+  /// The options of `preset` (iree-O0 when empty) with `overrides` (key,
+  /// value) set in order; the error names the preset or the knob.
+  static mlir::FailureOr<HeuristicOptions>
+  resolve(llvm::StringRef preset,
+          llvm::ArrayRef<std::pair<std::string, std::string>> overrides,
+          std::string &error);
+
   /// Names accepted by `fromPreset`.
   static llvm::ArrayRef<llvm::StringRef> presetNames();
 

@@ -24,13 +24,9 @@ double getUnitRoundoff(Type type) {
 /// The largest unit roundoff among the op's operand and result types.
 std::pair<double, Type> getNarrowestType(linalg::LinalgOp op) {
   std::pair<double, Type> narrowest{0, Type()};
-  for (Value value : op->getOperands()) {
-    Type element = getElementTypeOrSelf(value.getType());
-    if (double u = getUnitRoundoff(element); u > narrowest.first)
-      narrowest = {u, element};
-  }
-  for (Value value : op->getResults()) {
-    Type element = getElementTypeOrSelf(value.getType());
+  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
+                                            op->getResultTypes())) {
+    Type element = getElementTypeOrSelf(type);
     if (double u = getUnitRoundoff(element); u > narrowest.first)
       narrowest = {u, element};
   }

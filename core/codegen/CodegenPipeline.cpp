@@ -6,6 +6,7 @@
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/TransientMemory.h"
+#include "core/support/Timing.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -96,11 +97,6 @@ std::string getForallPipeline(unsigned threads) {
          " min-task-size=1},"
          "async-to-async-runtime,async-runtime-ref-counting,"
          "async-runtime-ref-counting-opt,convert-async-to-llvm";
-}
-
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
 }
 
 LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {

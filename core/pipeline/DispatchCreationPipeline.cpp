@@ -2,6 +2,7 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "core/support/Timing.h"
 #include "heuristics/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -81,26 +82,21 @@ int64_t countGenerics(ModuleOp module) {
   return count;
 }
 
-/// `preset=NAME` first, then every other `key=value` over it.
-LogicalResult parsePipelineOptions(StringRef text, HeuristicOptions &options,
-                                   std::string &error) {
+/// `preset=NAME` (wherever it stands) with every other `key=value` over it.
+FailureOr<HeuristicOptions> parsePipelineOptions(StringRef text,
+                                                 std::string &error) {
   SmallVector<StringRef> parts;
   text.split(parts, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
-  std::string knobs;
+  StringRef preset;
+  std::vector<std::pair<std::string, std::string>> overrides;
   for (StringRef part : parts) {
     auto [key, value] = part.split('=');
-    if (key != "preset") {
-      knobs += part.str() + " ";
-      continue;
-    }
-    FailureOr<HeuristicOptions> preset = HeuristicOptions::fromPreset(value);
-    if (failed(preset)) {
-      error = ("unknown preset '" + value + "'").str();
-      return failure();
-    }
-    options = *preset;
+    if (key == "preset")
+      preset = value;
+    else
+      overrides.emplace_back(key.str(), value.str());
   }
-  return options.setAll(knobs, error);
+  return HeuristicOptions::resolve(preset, overrides, error);
 }
 } // namespace
 
@@ -139,11 +135,11 @@ void registerDispatchCreationPipeline() {
       "heuristic knobs (key=value)",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        HeuristicOptions options;
         std::string error;
-        if (failed(parsePipelineOptions(text, options, error)))
+        FailureOr<HeuristicOptions> options = parsePipelineOptions(text, error);
+        if (failed(options))
           return errorHandler(error);
-        buildDispatchCreationPipeline(pm, options);
+        buildDispatchCreationPipeline(pm, *options);
         return success();
       },
       [](function_ref<void(const detail::PassOptions &)>) {});
@@ -157,9 +153,7 @@ runDispatchCreation(ModuleOp module, const HeuristicOptions &options) {
     PassManager pm(module.getContext());
     buildDispatchCreationStage(pm.nest<func::FuncOp>(), stage, options);
     LogicalResult status = pm.run(module);
-    seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
+    seconds = secondsSince(start);
     return status;
   };
   if (failed(timed(DispatchCreationStage::Prepare, result.prepareSeconds)))

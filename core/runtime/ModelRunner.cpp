@@ -2,6 +2,8 @@
 
 #include "core/runtime/ModelRunner.h"
 
+#include "core/support/Timing.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/Error.h"
 
@@ -190,9 +192,7 @@ PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
     auto start = std::chrono::steady_clock::now();
     if (!runInitializer(model, inputs, error))
       return std::nullopt;
-    call.initializerSeconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-            .count();
+    call.initializerSeconds = secondsSince(start);
   }
   llvm::Expected<void (*)(void **)> function =
       model.engine->lookupPacked(model.entrySymbol);

@@ -9,6 +9,7 @@
 #include "core/runtime/ParameterData.h"
 #include "core/support/HostMemory.h"
 #include "core/support/HostPinning.h"
+#include "core/support/Timing.h"
 #include "core/onnx/OnnxModelFile.h"
 
 #include "mlir/IR/Diagnostics.h"
@@ -24,11 +25,6 @@ using namespace mlir;
 namespace dispatchlab {
 
 namespace {
-double secondsSince(std::chrono::steady_clock::time_point start) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-      .count();
-}
-
 /// A failure the diagnostics already reported.
 llvm::Error reported() { return llvm::createStringError(""); }
 

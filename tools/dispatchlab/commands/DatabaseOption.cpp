@@ -27,9 +27,8 @@ std::string getDefaultDatabasePath() {
           llvm::sys::Process::GetEnv("XDG_DATA_HOME");
       data && !data->empty())
     path = *data;
-  else if (std::optional<std::string> home =
-               llvm::sys::Process::GetEnv("HOME"))
-    llvm::sys::path::append(path, *home, ".local", "share");
+  else if (llvm::sys::path::home_directory(path))
+    llvm::sys::path::append(path, ".local", "share");
   llvm::sys::path::append(path, "dispatchlab", "dispatchlab.db");
   return std::string(path);
 }
