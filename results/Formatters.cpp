@@ -106,10 +106,10 @@ static std::string formatDuration(double ms) {
   return llvm::formatv(style, value, kUnits[u].unit).str();
 }
 
-static std::string formatNumber(double value, Metric metric) {
-  if (metric == Metric::Latency)
+static std::string formatNumber(double value, const Metric &metric) {
+  if (metric.isSampled)
     return formatDuration(value);
-  if (isCountMetric(metric) && value == std::floor(value))
+  if (metric.isCount && value == std::floor(value))
     return llvm::formatv("{0}", static_cast<int64_t>(value)).str();
   return llvm::formatv("{0:F3}", value).str();
 }
@@ -160,7 +160,7 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
          formatPValue(comparison->test->pValue);
 }
 
-std::string formatPivotCell(const PivotCell &cell, Metric metric,
+std::string formatPivotCell(const PivotCell &cell, const Metric &metric,
                             bool relative) {
   switch (cell.kind) {
   case PivotCell::Kind::Missing:
@@ -176,11 +176,11 @@ std::string formatPivotCell(const PivotCell &cell, Metric metric,
     return value;
   if (!cell.difference)
     return value + " (no baseline)";
-  if (metric == Metric::Latency)
+  if (metric.isSampled)
     return formatLatencyRatio(cell.ratio,
                               cell.comparison ? &*cell.comparison : nullptr);
   std::string difference;
-  if (isCountMetric(metric))
+  if (metric.isCount)
     difference = llvm::formatv(" ({0}{1})", *cell.difference >= 0 ? "+" : "",
                                formatNumber(*cell.difference, metric))
                      .str();
@@ -188,16 +188,15 @@ std::string formatPivotCell(const PivotCell &cell, Metric metric,
          difference;
 }
 
-static std::string formatSummary(const Summary &summary, Metric metric,
+static std::string formatSummary(const Summary &summary, const Metric &metric,
                                  bool relative) {
   if (!summary.geomean)
     return "-";
   std::string text =
       summary.interval ? formatRatioInterval(summary.geomean, *summary.interval)
       : relative       ? formatRatio(*summary.geomean)
-      : metric == Metric::Latency
-          ? formatDuration(*summary.geomean)
-          : llvm::formatv("{0:F2}", *summary.geomean).str();
+      : metric.isSampled ? formatDuration(*summary.geomean)
+                         : llvm::formatv("{0:F2}", *summary.geomean).str();
   // Unlike a cell's, the ratio stays: there is no p-value to show instead.
   if (summary.interval && !summary.significant())
     text += " not significant";
@@ -208,7 +207,7 @@ static std::string formatSummary(const Summary &summary, Metric metric,
 
 TextGrid pivotGrid(const Pivot &pivot) {
   bool relative = pivot.request.baseline.has_value();
-  Metric metric = pivot.request.metric;
+  const Metric &metric = *pivot.request.metric;
   TextGrid grid;
   auto variantName = [&](size_t v) {
     return pivot.variants[v] +
@@ -249,14 +248,13 @@ TextGrid pivotGrid(const Pivot &pivot) {
 }
 
 static std::string caption(const Pivot &pivot) {
-  std::string text =
-      llvm::formatv("sweep {0} (#{1}): {2}", pivot.sweep.name, pivot.sweep.id,
-                    metricName(pivot.request.metric))
-          .str();
+  std::string text = llvm::formatv("sweep {0} (#{1}): {2}", pivot.sweep.name,
+                                   pivot.sweep.id, pivot.request.metric->name)
+                         .str();
   if (pivot.request.baseline)
     text += " relative to " + *pivot.request.baseline +
-            (isCountMetric(pivot.request.metric) ? " (ratio and difference)"
-                                                 : " (ratio)");
+            (pivot.request.metric->isCount ? " (ratio and difference)"
+                                           : " (ratio)");
   return text + "; geomean over models";
 }
 
@@ -272,9 +270,9 @@ static llvm::json::Value pivotJson(const Pivot &pivot) {
         object["value"] = cell.value;
         if (cell.ratio)
           object["ratio"] = *cell.ratio;
-        if (cell.difference && isCountMetric(pivot.request.metric))
+        if (cell.difference && pivot.request.metric->isCount)
           object["difference"] = *cell.difference;
-        if (pivot.request.metric == Metric::Latency)
+        if (pivot.request.metric->isSampled)
           object["samples"] = static_cast<int64_t>(cell.samples.size());
         if (cell.comparison && cell.comparison->test) {
           const LatencyComparison &comparison = *cell.comparison;
@@ -319,7 +317,7 @@ static llvm::json::Value pivotJson(const Pivot &pivot) {
   llvm::json::Object root{
       {"sweep",
        llvm::json::Object{{"id", pivot.sweep.id}, {"name", pivot.sweep.name}}},
-      {"metric", metricName(pivot.request.metric)},
+      {"metric", pivot.request.metric->name},
       {"models", llvm::json::Array(pivot.models)},
       {"variants", llvm::json::Array(pivot.variants)},
       {"cells", std::move(cells)},
@@ -405,7 +403,7 @@ static void printBarChart(const Pivot &pivot, llvm::raw_ostream &os) {
             "<text x=\"{0}\" y=\"{1}\" fill=\"#b00\">{2}"
             "</text>\n",
             labelWidth + 2, y + barHeight - 3,
-            htmlEscape(formatPivotCell(cell, pivot.request.metric, false)));
+            htmlEscape(formatPivotCell(cell, *pivot.request.metric, false)));
         continue;
       }
       int length =
@@ -418,7 +416,7 @@ static void printBarChart(const Pivot &pivot, llvm::raw_ostream &os) {
           "<text x=\"{8}\" y=\"{9}\">{7}</text>\n",
           labelWidth, y, length, barHeight - 2, kColors[v % 8],
           htmlEscape(pivot.models[m]), htmlEscape(pivot.variants[v]),
-          formatPivotCell(cell, pivot.request.metric, false),
+          formatPivotCell(cell, *pivot.request.metric, false),
           labelWidth + length + 4, y + barHeight - 3);
     }
   }
@@ -476,7 +474,7 @@ static void printSpeedupChart(const Pivot &pivot, llvm::raw_ostream &os) {
     for (size_t i = 0; i < shown.size(); ++i) {
       const PivotCell &cell = pivot.cells[m][shown[i]];
       int y = top + barHeight * static_cast<int>(i);
-      std::string text = formatPivotCell(cell, Metric::Latency, true);
+      std::string text = formatPivotCell(cell, *pivot.request.metric, true);
       if (cell.kind != PivotCell::Kind::Value || !cell.ratio ||
           *cell.ratio <= 0) {
         os << llvm::formatv("<text x=\"{0}\" y=\"{1}\" fill=\"#b00\">{2}"
@@ -630,14 +628,14 @@ static void printHtml(const Pivot &pivot, const Pivot *dispatches,
      << "</table>\n";
   for (const std::string &note : pivot.notes)
     os << "<p class=\"note\">" << htmlEscape(note) << "</p>\n";
-  if (relative && pivot.request.metric == Metric::Latency) {
+  if (relative && pivot.request.metric->isSampled) {
     os << "<h2>latency speedup over " << htmlEscape(*pivot.request.baseline)
        << " (baseline / variant median; error bars: "
        << llvm::formatv("{0:F0}", 100 * (1 - kSignificanceAlpha))
        << "% confidence interval; pale: not significant)</h2>\n";
     printSpeedupChart(pivot, os);
   } else {
-    os << "<h2>" << htmlEscape(metricName(pivot.request.metric))
+    os << "<h2>" << htmlEscape(pivot.request.metric->name)
        << " per model and variant (bars scaled per model)</h2>\n";
     printBarChart(pivot, os);
   }

@@ -35,7 +35,7 @@ void printGrid(const TextGrid &grid, OutputFormat format,
                llvm::raw_ostream &os);
 
 /// One cell as shown in tables: "300", "0.83x (-51)", "timeout", ...
-std::string formatPivotCell(const PivotCell &cell, Metric metric,
+std::string formatPivotCell(const PivotCell &cell, const Metric &metric,
                             bool relative);
 
 /// A latency ratio against a baseline: "1.52x [1.40, 1.66] p=0.002" (with

@@ -15,48 +15,6 @@
 
 namespace dispatchlab {
 
-std::optional<Metric> parseMetric(llvm::StringRef name) {
-  return llvm::StringSwitch<std::optional<Metric>>(name)
-      .Case("dispatches", Metric::Dispatches)
-      .Case("executables", Metric::Executables)
-      .Case("transient_bytes", Metric::TransientBytes)
-      .Case("fills", Metric::Fills)
-      .Case("copies", Metric::Copies)
-      .Case("generic_before", Metric::GenericBefore)
-      .Case("generic_after", Metric::GenericAfter)
-      .Case("compile_time", Metric::CompileTime)
-      .Case("latency", Metric::Latency)
-      .Default(std::nullopt);
-}
-
-llvm::StringRef metricName(Metric metric) {
-  switch (metric) {
-  case Metric::Dispatches:
-    return "dispatches";
-  case Metric::Executables:
-    return "executables";
-  case Metric::TransientBytes:
-    return "transient_bytes";
-  case Metric::Fills:
-    return "fills";
-  case Metric::Copies:
-    return "copies";
-  case Metric::GenericBefore:
-    return "generic_before";
-  case Metric::GenericAfter:
-    return "generic_after";
-  case Metric::CompileTime:
-    return "compile_time";
-  case Metric::Latency:
-    return "latency";
-  }
-  return "";
-}
-
-bool isCountMetric(Metric metric) {
-  return metric != Metric::CompileTime && metric != Metric::Latency;
-}
-
 std::optional<Dimension> parseDimension(llvm::StringRef name) {
   return llvm::StringSwitch<std::optional<Dimension>>(name)
       .Case("model", Dimension::Model)
@@ -106,68 +64,6 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
   return jobs;
 }
 
-std::string classifyFailure(llvm::StringRef error) {
-  error = error.split('\n').first.trim();
-  if (error.starts_with("timed out"))
-    return "timeout";
-  if (error.consume_front("killed by signal")) {
-    // "killed by signal 11 (Segmentation fault)": the name says more.
-    size_t open = error.find('('), close = error.rfind(')');
-    if (open != llvm::StringRef::npos && close > open)
-      return ("crash (" + error.slice(open + 1, close) + ")").str();
-    return ("crash (signal" + error + ")").str();
-  }
-  // The worker's "exit code N: error: MESSAGE": the message names the cause.
-  size_t at = error.find("error: ");
-  if (at != llvm::StringRef::npos)
-    return ("failed: " + error.substr(at + 7).trim()).str();
-  return ("failed: " + error).str();
-}
-
-/// The stats JSON object of a job's result; nullopt when it is not one.
-static std::optional<llvm::json::Object> parseStats(const JobRecord &job) {
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
-  if (!stats) {
-    llvm::consumeError(stats.takeError());
-    return std::nullopt;
-  }
-  if (llvm::json::Object *object = stats->getAsObject())
-    return std::move(*object);
-  return std::nullopt;
-}
-
-std::optional<double> metricValue(const JobRecord &job, Metric metric) {
-  if (!job.resultId)
-    return std::nullopt;
-  if (metric == Metric::CompileTime)
-    return job.wallSeconds;
-  if (metric == Metric::Latency) {
-    if (std::optional<LatencyRecord> latency = latencyOf(job))
-      return latency->medianMs;
-    return std::nullopt;
-  }
-  std::optional<llvm::json::Object> stats = parseStats(job);
-  return stats ? stats->getNumber(metricName(metric)) : std::nullopt;
-}
-
-std::optional<LatencyRecord> latencyOf(const JobRecord &job) {
-  if (!job.resultId)
-    return std::nullopt;
-  std::optional<llvm::json::Object> stats = parseStats(job);
-  const llvm::json::Object *run = stats ? stats->getObject("run") : nullptr;
-  const llvm::json::Object *latency = run ? run->getObject("latency") : nullptr;
-  std::optional<double> medianMs =
-      latency ? latency->getNumber("median_ms") : std::nullopt;
-  if (!medianMs)
-    return std::nullopt;
-  LatencyRecord record{*medianMs, {}};
-  if (const llvm::json::Array *samples = latency->getArray("samples_ms"))
-    for (const llvm::json::Value &sample : *samples)
-      if (std::optional<double> ms = sample.getAsNumber())
-        record.samplesMs.push_back(*ms);
-  return record;
-}
-
 LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
                                  llvm::ArrayRef<double> variantMs) {
   LatencyComparison comparison;
@@ -191,25 +87,25 @@ std::optional<double> geometricMean(const std::vector<double> &values) {
   return std::exp(logSum / count);
 }
 
-static PivotCell makeCell(const JobRecord &job, Metric metric) {
+static PivotCell makeCell(const JobRecord &job, const Metric &metric) {
   PivotCell cell;
   if (job.state == "failed") {
     cell.kind = PivotCell::Kind::Failed;
     cell.note = classifyFailure(job.error);
   } else if (std::optional<LatencyRecord> latency =
-                 metric == Metric::Latency ? latencyOf(job) : std::nullopt) {
+                 metric.isSampled ? latencyOf(job) : std::nullopt) {
     cell.kind = PivotCell::Kind::Value;
     cell.value = latency->medianMs;
     cell.samples = std::move(latency->samplesMs);
-  } else if (std::optional<double> value = metricValue(job, metric)) {
+  } else if (std::optional<double> value = metric.valueOf(job)) {
     cell.kind = PivotCell::Kind::Value;
     cell.value = *value;
-  } else if (job.resultId && metric == Metric::Latency) {
+  } else if (job.resultId && metric.isSampled) {
     cell.kind = PivotCell::Kind::Failed;
     cell.note = "no latency (not a run job)";
   } else if (job.resultId) {
     cell.kind = PivotCell::Kind::Failed;
-    cell.note = ("no " + metricName(metric) + " in the stats").str();
+    cell.note = ("no " + metric.name + " in the stats").str();
   } else {
     // pending or leased: the sweep has not finished.
     cell.kind = PivotCell::Kind::Unfinished;
@@ -291,7 +187,7 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
                      std::vector<PivotCell>(pivot.variants.size()));
   for (const JobRecord &job : jobs)
     pivot.cells[modelIndex[job.model]][variantIndex[job.variant]] =
-        makeCell(job, request.metric);
+        makeCell(job, *request.metric);
 
   std::optional<size_t> baseline;
   if (request.baseline) {
@@ -329,20 +225,20 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
         cell.ratio = 1.0;
       if (cell.ratio)
         values.push_back(*cell.ratio);
-      if (request.metric == Metric::Latency && !cell.isBaseline &&
+      if (request.metric->isSampled && !cell.isBaseline &&
           !cell.samples.empty() && !base.samples.empty())
         cell.comparison = compareLatency(base.samples, cell.samples);
       if (cell.ratio && *cell.ratio > 0)
         samples.push_back({base.samples, cell.samples});
     }
     summary.geomean = geometricMean(values);
-    if (baseline && v != *baseline && request.metric == Metric::Latency)
+    if (baseline && v != *baseline && request.metric->isSampled)
       summary.interval = geomeanRatioInterval(samples);
     for (double value : values)
       summary.used += value > 0;
     pivot.summaries.push_back(summary);
   }
-  if (baseline && request.metric == Metric::Latency)
+  if (baseline && request.metric->isSampled)
     addLatencyNotes(pivot, *baseline);
   return pivot;
 }

@@ -10,6 +10,7 @@
 #ifndef DISPATCHLAB_RESULTS_REPORTQUERIES_H
 #define DISPATCHLAB_RESULTS_REPORTQUERIES_H
 
+#include "results/Metrics.h"
 #include "results/ResultStore.h"
 #include "results/Statistics.h"
 
@@ -22,27 +23,6 @@
 
 namespace dispatchlab {
 
-/// What a report cell shows. Counts come from the stats JSON, compile time
-/// is the job's child-process wall time, latency is the median of a run
-/// job's timed repetitions (in milliseconds).
-enum class Metric {
-  Dispatches,
-  Executables,
-  TransientBytes,
-  Fills,
-  Copies,
-  GenericBefore,
-  GenericAfter,
-  CompileTime,
-  Latency,
-};
-
-std::optional<Metric> parseMetric(llvm::StringRef name);
-/// The stats JSON key / flag spelling ("transient_bytes").
-llvm::StringRef metricName(Metric metric);
-/// Integral metrics get a signed difference beside their ratio.
-bool isCountMetric(Metric metric);
-
 struct SweepRef {
   int64_t id = 0;
   std::string name;
@@ -52,33 +32,8 @@ struct SweepRef {
 /// that name; an empty selector means the latest sweep submitted.
 std::optional<SweepRef> findSweep(ResultStore &store, llvm::StringRef selector);
 
-/// One job of a sweep as the report needs it.
-struct JobRecord {
-  std::string model, variant, state, error;
-  /// Empty unless the job has a result.
-  std::string statsJson;
-  std::optional<int64_t> resultId;
-  double wallSeconds = 0;
-};
-
 /// Jobs in submission order (models in spec order, then variants).
 std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId);
-
-/// A failure's class for a table cell: "timeout", "crash (Segmentation
-/// fault)", "failed: <dispatchlab's error line>", ...
-std::string classifyFailure(llvm::StringRef error);
-
-/// The metric of a job with a result, if its stats have it.
-std::optional<double> metricValue(const JobRecord &job, Metric metric);
-
-/// A run job's measurement: `run.latency` in its stats.
-struct LatencyRecord {
-  double medianMs = 0;
-  /// Per-repetition times; empty for results recorded before run jobs kept
-  /// them.
-  std::vector<double> samplesMs;
-};
-std::optional<LatencyRecord> latencyOf(const JobRecord &job);
 
 /// A variant's latency against a baseline's, from the raw samples.
 struct LatencyComparison {
@@ -96,7 +51,7 @@ enum class Dimension { Model, Variant };
 std::optional<Dimension> parseDimension(llvm::StringRef name);
 
 struct PivotRequest {
-  Metric metric = Metric::Dispatches;
+  const Metric *metric = &Metric::byDefault();
   Dimension rows = Dimension::Model;
   /// A variant name; cells then relate to that variant's cell.
   std::optional<std::string> baseline;

@@ -82,7 +82,7 @@ protected:
 
   Pivot pivot(std::optional<std::string> baseline) {
     PivotRequest request;
-    request.metric = Metric::Latency;
+    request.metric = Metric::find("latency");
     request.baseline = baseline;
     std::optional<SweepRef> sweep = findSweep(store, "");
     return buildPivot(*sweep, loadSweepJobs(store, sweep->id), request);
@@ -96,8 +96,10 @@ TEST_F(LatencyReportTest, MediansWithoutBaseline) {
   Pivot p = pivot(std::nullopt);
   EXPECT_EQ(p.cells[0][0].value, 12);
   EXPECT_EQ(p.cells[0][0].samples.size(), 9u);
-  EXPECT_EQ(formatPivotCell(p.cells[0][0], Metric::Latency, false), "12.0 ms");
-  EXPECT_EQ(formatPivotCell(p.cells[2][0], Metric::Latency, false), "2.20 ms");
+  EXPECT_EQ(formatPivotCell(p.cells[0][0], *Metric::find("latency"), false),
+            "12.0 ms");
+  EXPECT_EQ(formatPivotCell(p.cells[2][0], *Metric::find("latency"), false),
+            "2.20 ms");
   EXPECT_TRUE(p.notes.empty());
 }
 
@@ -113,7 +115,7 @@ TEST_F(LatencyReportTest, SignificantRatioWithInterval) {
   EXPECT_LT(fast.comparison->interval->low, 0.5);
   EXPECT_GT(fast.comparison->interval->high, 0.5);
   EXPECT_LT(fast.comparison->interval->high, 1.0);
-  std::string text = formatPivotCell(fast, Metric::Latency, true);
+  std::string text = formatPivotCell(fast, *Metric::find("latency"), true);
   EXPECT_TRUE(llvm::StringRef(text).starts_with("0.50x ["));
   EXPECT_TRUE(llvm::StringRef(text).ends_with("] p<0.001"));
 }
@@ -123,7 +125,7 @@ TEST_F(LatencyReportTest, IdenticalSamplesAreNotSignificant) {
   const PivotCell &same = p.cells[0][2];
   EXPECT_DOUBLE_EQ(*same.ratio, 1.0);
   EXPECT_FALSE(same.comparison->significant());
-  EXPECT_EQ(formatPivotCell(same, Metric::Latency, true),
+  EXPECT_EQ(formatPivotCell(same, *Metric::find("latency"), true),
             "not significant (p=1.000)");
 }
 
@@ -132,7 +134,7 @@ TEST_F(LatencyReportTest, NoSamplesMeansNoTest) {
   const PivotCell &unsampled = p.cells[1][1];
   EXPECT_DOUBLE_EQ(*unsampled.ratio, 0.5);
   EXPECT_FALSE(unsampled.comparison);
-  EXPECT_EQ(formatPivotCell(unsampled, Metric::Latency, true),
+  EXPECT_EQ(formatPivotCell(unsampled, *Metric::find("latency"), true),
             "0.50x (no samples)");
   ASSERT_EQ(p.notes.size(), 4u);
   EXPECT_NE(p.notes[2].find("as few as 5 samples"), std::string::npos);
@@ -144,7 +146,8 @@ TEST_F(LatencyReportTest, FewSamplesAndFailures) {
   // 5 vs 5 without overlap: p = 2/252, just significant.
   const PivotCell &fast = p.cells[2][1];
   EXPECT_NEAR(fast.comparison->test->pValue, 2.0 / 252, 1e-12);
-  EXPECT_EQ(formatPivotCell(p.cells[2][2], Metric::Latency, true), "timeout");
+  EXPECT_EQ(formatPivotCell(p.cells[2][2], *Metric::find("latency"), true),
+            "timeout");
   // geomean of 0.5, 0.5, 0.8; "same" over the two models that ran.
   EXPECT_NEAR(*p.summaries[1].geomean, std::cbrt(0.5 * 0.5 * 0.8), 1e-12);
   EXPECT_EQ(p.summaries[2].used, 2);
@@ -206,7 +209,7 @@ TEST(LatencyGeomean, SignificantAndDegenerateIntervals) {
   std::vector<double> nine = {10, 11, 12, 13, 14, 10.5, 11.5, 12.5, 13.5};
   std::vector<double> constant = {2, 2, 2, 2}, tripled = {6, 6, 6};
   PivotRequest request;
-  request.metric = Metric::Latency;
+  request.metric = Metric::find("latency");
   request.baseline = "base";
   Pivot p = buildPivot(
       SweepRef{1, "s"},
@@ -280,7 +283,7 @@ TEST(LatencyNotes, MultimodalSamplesAreFlagged) {
     return job;
   };
   PivotRequest request;
-  request.metric = Metric::Latency;
+  request.metric = Metric::find("latency");
   request.baseline = "base";
   Pivot p =
       buildPivot(SweepRef{1, "s"},

@@ -111,21 +111,22 @@ TEST_F(ReportTest, BaselineRatiosAndDifferences) {
   EXPECT_TRUE(p.cells[0][0].isBaseline);
   // geomean of 249/300 and 2/4
   EXPECT_NEAR(*p.summaries[1].geomean, std::sqrt(249.0 / 300 * 0.5), 1e-9);
-  EXPECT_EQ(formatPivotCell(p.cells[0][1], Metric::Dispatches, true),
+  EXPECT_EQ(formatPivotCell(p.cells[0][1], *Metric::find("dispatches"), true),
             "0.83x (-51)");
-  EXPECT_EQ(formatPivotCell(p.cells[0][2], Metric::Dispatches, true),
+  EXPECT_EQ(formatPivotCell(p.cells[0][2], *Metric::find("dispatches"), true),
             "2.33x (+399)");
 }
 
 TEST_F(ReportTest, ZeroBaselineHasNoRatio) {
   PivotRequest request;
-  request.metric = Metric::TransientBytes;
+  request.metric = Metric::find("transient_bytes");
   request.baseline = "o0";
   Pivot p = pivot(request);
   // 0 -> 0 is no change; the geomean leaves no model out for it.
   EXPECT_EQ(*p.cells[1][1].ratio, 1.0);
-  EXPECT_EQ(formatPivotCell(p.cells[1][1], Metric::TransientBytes, true),
-            "1.00x (+0)");
+  EXPECT_EQ(
+      formatPivotCell(p.cells[1][1], *Metric::find("transient_bytes"), true),
+      "1.00x (+0)");
 }
 
 TEST_F(ReportTest, UnknownBaselineIsAnError) {
@@ -136,7 +137,7 @@ TEST_F(ReportTest, UnknownBaselineIsAnError) {
 
 TEST_F(ReportTest, LatencyOfCompileJobsIsNamed) {
   PivotRequest request;
-  request.metric = Metric::Latency;
+  request.metric = Metric::find("latency");
   Pivot p = pivot(request);
   EXPECT_EQ(p.cells[0][0].kind, PivotCell::Kind::Failed);
   EXPECT_EQ(p.cells[0][0].note, "no latency (not a run job)");

@@ -58,7 +58,7 @@ struct Outcome {
 
 Outcome outcomeOf(const JobRecord &job) {
   Outcome outcome;
-  std::optional<double> dispatches = metricValue(job, Metric::Dispatches);
+  std::optional<double> dispatches = Metric::byDefault().valueOf(job);
   if (!dispatches) {
     outcome.text =
         job.state == "failed" ? classifyFailure(job.error) : job.state;
@@ -177,7 +177,8 @@ std::string compareLatencies(const LatencyRecord &before,
 void addChangedRow(const SweepPair &pair,
                    const std::pair<std::string, std::string> &key,
                    DiffTable &table) {
-  const Outcome &from = pair.outcomes[0].at(key), &to = pair.outcomes[1].at(key);
+  const Outcome &from = pair.outcomes[0].at(key),
+                &to = pair.outcomes[1].at(key);
   if (from.dispatches && to.dispatches) {
     table.totals[0] += *from.dispatches;
     table.totals[1] += *to.dispatches;
@@ -187,18 +188,18 @@ void addChangedRow(const SweepPair &pair,
   std::string latency;
   bool latencySignificant = false;
   if (pair.bothTimed(key))
-    latency = compareLatencies(*from.latency, *to.latency, table,
-                               latencySignificant);
+    latency =
+        compareLatencies(*from.latency, *to.latency, table, latencySignificant);
   if (from.text == to.text && removed.empty() && added.empty() &&
       !latencySignificant)
     return;
   ++table.differing;
   std::string change;
   if (from.dispatches && to.dispatches)
-    change = llvm::formatv("{0}{1}",
-                           *to.dispatches >= *from.dispatches ? "+" : "",
-                           *to.dispatches - *from.dispatches)
-                 .str();
+    change =
+        llvm::formatv("{0}{1}", *to.dispatches >= *from.dispatches ? "+" : "",
+                      *to.dispatches - *from.dispatches)
+            .str();
   std::string groups = describeGroups("-", removed);
   std::string plus = describeGroups("+", added);
   groups += (groups.empty() || plus.empty() ? "" : "; ") + plus;
@@ -210,9 +211,8 @@ void addChangedRow(const SweepPair &pair,
 
 DiffTable buildDiffTable(const SweepPair &pair) {
   DiffTable table;
-  table.timed = llvm::any_of(pair.order, [&](const auto &key) {
-    return pair.bothTimed(key);
-  });
+  table.timed = llvm::any_of(
+      pair.order, [&](const auto &key) { return pair.bothTimed(key); });
   TextGrid &grid = table.grid;
   grid.header = {"model",           "variant", pair.refs[0].name,
                  pair.refs[1].name, "change",  "groups"};
@@ -229,12 +229,11 @@ DiffTable buildDiffTable(const SweepPair &pair) {
       continue;
     }
     ++table.differing;
-    grid.rows.push_back(
-        {key.first, key.second,
-         inFirst ? pair.outcomes[0].at(key).text : "-",
-         inSecond ? pair.outcomes[1].at(key).text : "-", "",
-         inFirst ? "only in " + pair.refs[0].name
-                 : "only in " + pair.refs[1].name});
+    grid.rows.push_back({key.first, key.second,
+                         inFirst ? pair.outcomes[0].at(key).text : "-",
+                         inSecond ? pair.outcomes[1].at(key).text : "-", "",
+                         inFirst ? "only in " + pair.refs[0].name
+                                 : "only in " + pair.refs[1].name});
     if (table.timed)
       grid.rows.back().push_back("");
   }

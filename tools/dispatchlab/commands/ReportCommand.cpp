@@ -40,12 +40,9 @@ cl::opt<std::string> rows("rows", cl::desc("model or variant"),
                           cl::init("model"), cl::sub(getReportSubcommand()));
 cl::opt<std::string> cols("cols", cl::desc("variant or model"),
                           cl::init("variant"), cl::sub(getReportSubcommand()));
-cl::opt<std::string>
-    metric("metric",
-           cl::desc("dispatches, executables, transient_bytes, fills, "
-                    "copies, generic_before, generic_after, compile_time, "
-                    "latency"),
-           cl::init("dispatches"), cl::sub(getReportSubcommand()));
+cl::opt<std::string> metric("metric", cl::desc(Metric::describeAll()),
+                            cl::init(Metric::byDefault().name.str()),
+                            cl::sub(getReportSubcommand()));
 cl::opt<std::string>
     baseline("baseline", cl::desc("Show every variant relative to this one"),
              cl::value_desc("VARIANT"), cl::sub(getReportSubcommand()));
@@ -62,7 +59,7 @@ llvm::raw_ostream &error() {
 
 int runReportCommand() {
   PivotRequest request;
-  std::optional<Metric> parsedMetric = parseMetric(metric);
+  const Metric *parsedMetric = Metric::find(metric);
   std::optional<Dimension> rowDimension = parseDimension(rows);
   std::optional<Dimension> colDimension = parseDimension(cols);
   std::optional<OutputFormat> output = parseOutputFormat(format);
@@ -79,7 +76,7 @@ int runReportCommand() {
             << "' (table, md, csv, json, html)\n";
     return 2;
   }
-  request.metric = *parsedMetric;
+  request.metric = parsedMetric;
   request.rows = *rowDimension;
   if (!baseline.empty())
     request.baseline = baseline;
@@ -99,7 +96,7 @@ int runReportCommand() {
     // An HTML page of another metric also charts the dispatch counts it
     // comes from.
     std::optional<Pivot> dispatches;
-    if (*output == OutputFormat::Html && request.metric != Metric::Dispatches)
+    if (*output == OutputFormat::Html && *request.metric != Metric::byDefault())
       dispatches = buildPivot(*found, jobs, PivotRequest{});
     llvm::raw_string_ostream os(text);
     printPivot(pivot, *output, os, dispatches ? &*dispatches : nullptr);

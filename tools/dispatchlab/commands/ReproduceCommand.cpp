@@ -13,9 +13,9 @@
 
 #include "tools/dispatchlab/commands/DatabaseOption.h"
 
-#include "tools/dispatchlab/commands/SweepCommand.h"
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
+#include "tools/dispatchlab/commands/SweepCommand.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -225,15 +225,15 @@ std::optional<OurResults> loadOurResults(const LoadedSpec &loaded) {
 }
 
 /// Our change for one metric next to the published one; counts agreement.
-void addOurChange(const Comparison &comparison, Metric metric,
+void addOurChange(const Comparison &comparison, const Metric &metric,
                   double pubBefore, double pubAfter,
                   std::map<std::string, JobRecord> &variants,
                   std::pair<int, int> &agreement,
                   std::vector<std::string> &row) {
   const JobRecord &oursBefore = variants[comparison.oursBefore];
   const JobRecord &oursAfter = variants[comparison.oursAfter];
-  std::optional<double> valueBefore = metricValue(oursBefore, metric);
-  std::optional<double> valueAfter = metricValue(oursAfter, metric);
+  std::optional<double> valueBefore = metric.valueOf(oursBefore);
+  std::optional<double> valueAfter = metric.valueOf(oursAfter);
   if (!valueBefore || !valueAfter) {
     const JobRecord &failed = valueBefore ? oursAfter : oursBefore;
     row.push_back(failed.state == "failed" ? classifyFailure(failed.error)
@@ -252,9 +252,8 @@ void addOurChange(const Comparison &comparison, Metric metric,
 
 /// One published table against ours: a row per model and metric, then how
 /// often the directions agree.
-void printComparison(const TableDefinition &table,
-                     const Comparison &comparison, const PublishedTable &before,
-                     const PublishedTable &after,
+void printComparison(const TableDefinition &table, const Comparison &comparison,
+                     const PublishedTable &before, const PublishedTable &after,
                      const std::map<std::string, std::string> &zooRows,
                      OurResults &ours, llvm::raw_ostream &os) {
   std::string oursLabel = llvm::formatv("ours {0}->{1}", comparison.oursBefore,
@@ -276,9 +275,8 @@ void printComparison(const TableDefinition &table,
     const auto &publishedBefore = before.at(zooRow->second);
     const auto &publishedAfter = after.at(zooRow->second);
     for (const MetricColumn &metric : table.metrics) {
-      const char *beforeColumn = comparison.beforeColumn
-                                     ? comparison.beforeColumn
-                                     : metric.published;
+      const char *beforeColumn =
+          comparison.beforeColumn ? comparison.beforeColumn : metric.published;
       const char *afterColumn =
           comparison.afterColumn ? comparison.afterColumn : metric.published;
       if (!publishedBefore.count(beforeColumn) ||
@@ -290,7 +288,7 @@ void printComparison(const TableDefinition &table,
       if (table.metrics.size() > 1)
         row.push_back(metric.published);
       row.push_back(formatChange(pubBefore, pubAfter));
-      addOurChange(comparison, *parseMetric(metric.ours), pubBefore, pubAfter,
+      addOurChange(comparison, *Metric::find(metric.ours), pubBefore, pubAfter,
                    ours.jobs[model], agreement[metric.published], row);
       grid.rows.push_back(std::move(row));
     }

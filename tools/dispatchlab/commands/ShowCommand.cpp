@@ -14,6 +14,7 @@
 
 #include "core/support/Provenance.h"
 #include "results/Formatters.h"
+#include "results/Metrics.h"
 #include "results/ResultStore.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -151,10 +152,13 @@ void printSummary(ResultStore &store, const StoredResult &result,
   if (!object)
     return;
   os << "  stats       ";
-  for (const char *key : {"dispatches", "executables", "fills", "copies",
-                          "generic_before", "generic_after", "transient_bytes"})
-    if (std::optional<int64_t> value = object->getInteger(key))
-      os << " " << key << "=" << *value;
+  JobRecord job;
+  job.statsJson = result.statsJson;
+  job.resultId = result.id;
+  for (const Metric &metric : Metric::all())
+    if (std::optional<double> value = metric.valueOf(job);
+        value && metric.isCount)
+      os << " " << metric.name << "=" << static_cast<int64_t>(*value);
   os << "\n\n";
 
   TextGrid groups;

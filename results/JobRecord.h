@@ -1,0 +1,49 @@
+//===- JobRecord.h - one sweep job as reports read it ------------*- C++
+//-*-===//
+//
+// A job's row and its result's stats, and the readers every report shares:
+// a stats number, a run job's latency samples and a failure's class.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_RESULTS_JOBRECORD_H
+#define DISPATCHLAB_RESULTS_JOBRECORD_H
+
+#include "llvm/ADT/StringRef.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+/// One job of a sweep as the report needs it.
+struct JobRecord {
+  std::string model, variant, state, error;
+  /// Empty unless the job has a result.
+  std::string statsJson;
+  std::optional<int64_t> resultId;
+  double wallSeconds = 0;
+
+  /// The top-level number `key` of the stats, if the job has a result whose
+  /// stats have it.
+  std::optional<double> statsNumber(llvm::StringRef key) const;
+};
+
+/// A run job's measurement: `run.latency` in its stats.
+struct LatencyRecord {
+  double medianMs = 0;
+  /// Per-repetition times; empty for results recorded before run jobs kept
+  /// them.
+  std::vector<double> samplesMs;
+};
+std::optional<LatencyRecord> latencyOf(const JobRecord &job);
+
+/// A failure's class for a table cell: "timeout", "crash (Segmentation
+/// fault)", "failed: <dispatchlab's error line>", ...
+std::string classifyFailure(llvm::StringRef error);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_RESULTS_JOBRECORD_H

@@ -1,0 +1,68 @@
+//===- Metrics.cpp - the one table of report metrics ----------------------===//
+
+#include "results/Metrics.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/Twine.h"
+
+namespace dispatchlab {
+
+/// A compile statistic: the stats JSON key of the metric's name, as
+/// StatsJson.cpp writes it.
+static std::optional<double> statsNumber(const Metric &metric,
+                                         const JobRecord &job) {
+  return job.statsNumber(metric.name);
+}
+
+static std::optional<double> compileSeconds(const Metric &,
+                                            const JobRecord &job) {
+  if (!job.resultId)
+    return std::nullopt;
+  return job.wallSeconds;
+}
+
+static std::optional<double> latencyMedian(const Metric &,
+                                           const JobRecord &job) {
+  if (std::optional<LatencyRecord> latency = latencyOf(job))
+    return latency->medianMs;
+  return std::nullopt;
+}
+
+static const Metric kMetrics[] = {
+    // name, unit, isCount, isSampled, extract
+    {"dispatches", "", true, false, statsNumber},
+    {"executables", "", true, false, statsNumber},
+    {"transient_bytes", "bytes", true, false, statsNumber},
+    {"fills", "", true, false, statsNumber},
+    {"copies", "", true, false, statsNumber},
+    {"generic_before", "", true, false, statsNumber},
+    {"generic_after", "", true, false, statsNumber},
+    // The job's child-process wall time.
+    {"compile_time", "s", false, false, compileSeconds},
+    // The median of a run job's timed repetitions.
+    {"latency", "ms", false, true, latencyMedian},
+};
+
+llvm::ArrayRef<Metric> Metric::all() { return kMetrics; }
+
+const Metric *Metric::find(llvm::StringRef name) {
+  const Metric *found = llvm::find_if(
+      kMetrics, [&](const Metric &metric) { return metric.name == name; });
+  return found == std::end(kMetrics) ? nullptr : found;
+}
+
+const Metric &Metric::byDefault() { return kMetrics[0]; }
+
+std::string Metric::describeAll() {
+  std::string text;
+  for (const Metric &metric : kMetrics) {
+    if (!text.empty())
+      text += ", ";
+    text += metric.name;
+    if (!metric.unit.empty())
+      text += (llvm::Twine(" (") + metric.unit + ")").str();
+  }
+  return text;
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,55 @@
+//===- Metrics.h - what a report can pivot on --------------------*- C++
+//-*-===//
+//
+// One table defines every metric `report` knows: its --metric spelling, its
+// unit, how its values compare and how it is read from a job. A new metric
+// is one row of that table (Metrics.cpp); parsing, naming, formatting and
+// `report --help` all read it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_RESULTS_METRICS_H
+#define DISPATCHLAB_RESULTS_METRICS_H
+
+#include "results/JobRecord.h"
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+
+#include <optional>
+#include <string>
+
+namespace dispatchlab {
+
+struct Metric {
+  /// The --metric spelling.
+  llvm::StringLiteral name;
+  /// What one unit is: "bytes", "s", "ms"; empty for a plain count.
+  llvm::StringLiteral unit;
+  /// Integral values: a signed difference goes beside the ratio.
+  bool isCount;
+  /// Repeated timings: cells keep the samples, compare by U test and
+  /// interval, and print as durations.
+  bool isSampled;
+  /// The value of a job with a result, if it has one.
+  std::optional<double> (*extract)(const Metric &metric, const JobRecord &job);
+
+  std::optional<double> valueOf(const JobRecord &job) const {
+    return extract(*this, job);
+  }
+
+  bool operator==(const Metric &other) const { return this == &other; }
+  bool operator!=(const Metric &other) const { return this != &other; }
+
+  /// Every metric, in the order `--help` lists them.
+  static llvm::ArrayRef<Metric> all();
+  static const Metric *find(llvm::StringRef name);
+  /// What `report` shows without --metric: the dispatch count.
+  static const Metric &byDefault();
+  /// "dispatches, executables, transient_bytes (bytes), ..." for --help.
+  static std::string describeAll();
+};
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_RESULTS_METRICS_H
