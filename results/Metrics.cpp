@@ -53,15 +53,19 @@ const Metric *Metric::find(llvm::StringRef name) {
 
 const Metric &Metric::byDefault() { return kMetrics[0]; }
 
-std::string Metric::describeAll() {
-  std::string text;
-  for (const Metric &metric : kMetrics) {
-    if (!text.empty())
-      text += ", ";
-    text += metric.name;
-    if (!metric.unit.empty())
-      text += (llvm::Twine(" (") + metric.unit + ")").str();
-  }
+llvm::StringRef Metric::describeAll() {
+  // Built once: cl::desc keeps the reference.
+  static const std::string text = [] {
+    std::string names;
+    for (const Metric &metric : kMetrics) {
+      if (!names.empty())
+        names += ", ";
+      names += metric.name;
+      if (!metric.unit.empty())
+        names += (llvm::Twine(" (") + metric.unit + ")").str();
+    }
+    return names;
+  }();
   return text;
 }
 

@@ -47,7 +47,7 @@ struct Metric {
   /// What `report` shows without --metric: the dispatch count.
   static const Metric &byDefault();
   /// "dispatches, executables, transient_bytes (bytes), ..." for --help.
-  static std::string describeAll();
+  static llvm::StringRef describeAll();
 };
 
 } // namespace dispatchlab
