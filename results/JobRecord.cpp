@@ -2,8 +2,6 @@
 
 #include "results/JobRecord.h"
 
-#include "llvm/Support/JSON.h"
-
 namespace dispatchlab {
 
 std::string classifyFailure(llvm::StringRef error) {
@@ -24,9 +22,10 @@ std::string classifyFailure(llvm::StringRef error) {
   return ("failed: " + error).str();
 }
 
-/// The stats JSON object of a job's result; nullopt when it is not one.
-static std::optional<llvm::json::Object> parseStats(const JobRecord &job) {
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
+std::optional<llvm::json::Object> JobRecord::stats() const {
+  if (!resultId)
+    return std::nullopt;
+  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(statsJson);
   if (!stats) {
     llvm::consumeError(stats.takeError());
     return std::nullopt;
@@ -37,16 +36,12 @@ static std::optional<llvm::json::Object> parseStats(const JobRecord &job) {
 }
 
 std::optional<double> JobRecord::statsNumber(llvm::StringRef key) const {
-  if (!resultId)
-    return std::nullopt;
-  std::optional<llvm::json::Object> stats = parseStats(*this);
+  std::optional<llvm::json::Object> stats = this->stats();
   return stats ? stats->getNumber(key) : std::nullopt;
 }
 
 std::optional<LatencyRecord> latencyOf(const JobRecord &job) {
-  if (!job.resultId)
-    return std::nullopt;
-  std::optional<llvm::json::Object> stats = parseStats(job);
+  std::optional<llvm::json::Object> stats = job.stats();
   const llvm::json::Object *run = stats ? stats->getObject("run") : nullptr;
   const llvm::json::Object *latency = run ? run->getObject("latency") : nullptr;
   std::optional<double> medianMs =

@@ -10,6 +10,7 @@
 #define DISPATCHLAB_RESULTS_JOBRECORD_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <optional>
@@ -26,6 +27,8 @@ struct JobRecord {
   std::optional<int64_t> resultId;
   double wallSeconds = 0;
 
+  /// The stats object, if the job has a result whose stats are one.
+  std::optional<llvm::json::Object> stats() const;
   /// The top-level number `key` of the stats, if the job has a result whose
   /// stats have it.
   std::optional<double> statsNumber(llvm::StringRef key) const;
