@@ -28,6 +28,22 @@ static std::optional<double> latencyMedian(const Metric &,
   return std::nullopt;
 }
 
+/// Producers cloned into dispatches (IREE: isClonableIntoDispatchOp),
+/// summed over the groups.
+static std::optional<double> clonedProducers(const Metric &,
+                                             const JobRecord &job) {
+  std::optional<llvm::json::Object> stats = job.stats();
+  const llvm::json::Array *groups = stats ? stats->getArray("groups") : nullptr;
+  if (!groups)
+    return std::nullopt;
+  double cloned = 0;
+  for (const llvm::json::Value &group : *groups)
+    if (const llvm::json::Object *object = group.getAsObject())
+      if (const llvm::json::Array *producers = object->getArray("cloned"))
+        cloned += producers->size();
+  return cloned;
+}
+
 static const Metric kMetrics[] = {
     // name, unit, isCount, isSampled, extract
     {"dispatches", "", true, false, statsNumber},
@@ -37,6 +53,7 @@ static const Metric kMetrics[] = {
     {"copies", "", true, false, statsNumber},
     {"generic_before", "", true, false, statsNumber},
     {"generic_after", "", true, false, statsNumber},
+    {"cloned", "", true, false, clonedProducers},
     // The job's child-process wall time.
     {"compile_time", "s", false, false, compileSeconds},
     // The median of a run job's timed repetitions.

@@ -178,3 +178,18 @@ TEST_F(ReportTest, Formats) {
                                                    "b.mlir", "geomean"}));
   EXPECT_EQ(grid.rows[1][3], "0.64x");
 }
+
+TEST(MetricTest, ClonedCountsProducersOverGroups) {
+  JobRecord job;
+  job.resultId = 1;
+  job.statsJson = R"({"groups": [{"cloned": ["%a", "%b"]}, {"cloned": []},
+                                  {"cloned": ["%c"]}]})";
+  const Metric *cloned = Metric::find("cloned");
+  ASSERT_NE(cloned, nullptr);
+  EXPECT_EQ(cloned->valueOf(job), 3.0);
+  EXPECT_TRUE(cloned->isCount);
+  job.statsJson = R"({"dispatches": 2})";
+  EXPECT_EQ(cloned->valueOf(job), std::nullopt);
+  job.resultId.reset();
+  EXPECT_EQ(Metric::byDefault().valueOf(job), std::nullopt);
+}
