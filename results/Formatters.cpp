@@ -3,6 +3,7 @@
 #include "results/Formatters.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/JSON.h"
@@ -329,26 +330,11 @@ static llvm::json::Value pivotJson(const Pivot &pivot) {
   return root;
 }
 
+/// HTML text of `text` as a string, for formatv arguments.
 static std::string htmlEscape(llvm::StringRef text) {
   std::string escaped;
-  for (char c : text) {
-    switch (c) {
-    case '<':
-      escaped += "&lt;";
-      break;
-    case '>':
-      escaped += "&gt;";
-      break;
-    case '&':
-      escaped += "&amp;";
-      break;
-    case '"':
-      escaped += "&quot;";
-      break;
-    default:
-      escaped += c;
-    }
-  }
+  llvm::raw_string_ostream os(escaped);
+  llvm::printHTMLEscaped(text, os);
   return escaped;
 }
 
