@@ -2,6 +2,8 @@
 
 #include "results/Formatters.h"
 
+#include "results/Csv.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -22,15 +24,6 @@ std::optional<OutputFormat> parseOutputFormat(llvm::StringRef name) {
       .Case("json", OutputFormat::Json)
       .Case("html", OutputFormat::Html)
       .Default(std::nullopt);
-}
-
-static std::string csvField(llvm::StringRef text) {
-  if (text.find_first_of(",\"\n") == llvm::StringRef::npos)
-    return text.str();
-  std::string quoted = "\"";
-  for (char c : text)
-    quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
 }
 
 static std::string markdownField(llvm::StringRef text) {

@@ -13,6 +13,7 @@
 
 #include "tools/dispatchlab/commands/DatabaseOption.h"
 
+#include "results/Csv.h"
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
 #include "tools/dispatchlab/commands/SweepCommand.h"
@@ -130,14 +131,13 @@ std::optional<PublishedTable> readCsv(const std::string &path) {
     return std::nullopt;
   PublishedTable table;
   std::vector<std::string> header;
-  llvm::SmallVector<llvm::StringRef> lines, fields;
+  llvm::SmallVector<llvm::StringRef> lines;
   (*buffer)->getBuffer().split(lines, '\n', -1, false);
   for (llvm::StringRef line : lines) {
     line = line.trim();
     if (line.empty() || line.starts_with("#"))
       continue;
-    fields.clear();
-    line.split(fields, ',');
+    std::vector<std::string> fields = parseCsvRecord(line);
     if (header.empty()) {
       for (llvm::StringRef field : fields)
         header.push_back(field.trim().str());
@@ -145,8 +145,8 @@ std::optional<PublishedTable> readCsv(const std::string &path) {
     }
     for (size_t i = 1; i < fields.size() && i < header.size(); ++i) {
       double value;
-      if (!fields[i].trim().getAsDouble(value))
-        table[fields[0].trim().str()][header[i]] = value;
+      if (!llvm::StringRef(fields[i]).trim().getAsDouble(value))
+        table[llvm::StringRef(fields[0]).trim().str()][header[i]] = value;
     }
   }
   return table;
