@@ -2,6 +2,8 @@
 
 #include "results/JobRecord.h"
 
+#include "proto/ProtoJson.h"
+
 namespace dispatchlab {
 
 std::string classifyFailure(llvm::StringRef error) {
@@ -22,38 +24,26 @@ std::string classifyFailure(llvm::StringRef error) {
   return ("failed: " + error).str();
 }
 
-std::optional<llvm::json::Object> JobRecord::stats() const {
+std::optional<results::CompileStats> JobRecord::stats() const {
   if (!resultId)
     return std::nullopt;
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(statsJson);
+  llvm::Expected<results::CompileStats> stats =
+      parseProtoJson<results::CompileStats>(statsJson);
   if (!stats) {
     llvm::consumeError(stats.takeError());
     return std::nullopt;
   }
-  if (llvm::json::Object *object = stats->getAsObject())
-    return std::move(*object);
-  return std::nullopt;
-}
-
-std::optional<double> JobRecord::statsNumber(llvm::StringRef key) const {
-  std::optional<llvm::json::Object> stats = this->stats();
-  return stats ? stats->getNumber(key) : std::nullopt;
+  return std::move(*stats);
 }
 
 std::optional<LatencyRecord> latencyOf(const JobRecord &job) {
-  std::optional<llvm::json::Object> stats = job.stats();
-  const llvm::json::Object *run = stats ? stats->getObject("run") : nullptr;
-  const llvm::json::Object *latency = run ? run->getObject("latency") : nullptr;
-  std::optional<double> medianMs =
-      latency ? latency->getNumber("median_ms") : std::nullopt;
-  if (!medianMs)
+  std::optional<results::CompileStats> stats = job.stats();
+  if (!stats || !stats->run().has_latency())
     return std::nullopt;
-  LatencyRecord record{*medianMs, {}};
-  if (const llvm::json::Array *samples = latency->getArray("samples_ms"))
-    for (const llvm::json::Value &sample : *samples)
-      if (std::optional<double> ms = sample.getAsNumber())
-        record.samplesMs.push_back(*ms);
-  return record;
+  const results::Latency &latency = stats->run().latency();
+  return LatencyRecord{
+      latency.median_ms(),
+      {latency.samples_ms().begin(), latency.samples_ms().end()}};
 }
 
 } // namespace dispatchlab

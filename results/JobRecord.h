@@ -9,8 +9,9 @@
 #ifndef DISPATCHLAB_RESULTS_JOBRECORD_H
 #define DISPATCHLAB_RESULTS_JOBRECORD_H
 
+#include "proto/results.pb.h"
+
 #include "llvm/ADT/StringRef.h"
-#include "llvm/Support/JSON.h"
 
 #include <cstdint>
 #include <optional>
@@ -27,11 +28,9 @@ struct JobRecord {
   std::optional<int64_t> resultId;
   double wallSeconds = 0;
 
-  /// The stats object, if the job has a result whose stats are one.
-  std::optional<llvm::json::Object> stats() const;
-  /// The top-level number `key` of the stats, if the job has a result whose
-  /// stats have it.
-  std::optional<double> statsNumber(llvm::StringRef key) const;
+  /// The stored stats as their record, if the job has a result whose stats
+  /// parse as one.
+  std::optional<results::CompileStats> stats() const;
 };
 
 /// A run job's measurement: `run.latency` in its stats.

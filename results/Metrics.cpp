@@ -7,11 +7,19 @@
 
 namespace dispatchlab {
 
-/// A compile statistic: the stats JSON key of the metric's name, as
-/// StatsJson.cpp writes it.
-static std::optional<double> statsNumber(const Metric &metric,
-                                         const JobRecord &job) {
-  return job.statsNumber(metric.name);
+/// A compile statistic: the field of the stats record (proto/results.proto)
+/// that the metric is named after.
+static std::optional<double> statsField(const Metric &metric,
+                                        const JobRecord &job) {
+  std::optional<results::CompileStats> stats = job.stats();
+  if (!stats)
+    return std::nullopt;
+  const google::protobuf::FieldDescriptor *field =
+      stats->GetDescriptor()->FindFieldByName(metric.name.str());
+  const google::protobuf::Reflection &reflection = *stats->GetReflection();
+  if (!field || !reflection.HasField(*stats, field))
+    return std::nullopt;
+  return static_cast<double>(reflection.GetInt64(*stats, field));
 }
 
 static std::optional<double> compileSeconds(const Metric &,
@@ -32,27 +40,26 @@ static std::optional<double> latencyMedian(const Metric &,
 /// summed over the groups.
 static std::optional<double> clonedProducers(const Metric &,
                                              const JobRecord &job) {
-  std::optional<llvm::json::Object> stats = job.stats();
-  const llvm::json::Array *groups = stats ? stats->getArray("groups") : nullptr;
-  if (!groups)
+  std::optional<results::CompileStats> stats = job.stats();
+  // Repeated fields have no presence: stats without a dispatch count are
+  // not compile stats.
+  if (!stats || !stats->has_dispatches())
     return std::nullopt;
   double cloned = 0;
-  for (const llvm::json::Value &group : *groups)
-    if (const llvm::json::Object *object = group.getAsObject())
-      if (const llvm::json::Array *producers = object->getArray("cloned"))
-        cloned += producers->size();
+  for (const results::DispatchGroup &group : stats->groups())
+    cloned += group.cloned_size();
   return cloned;
 }
 
 static const Metric kMetrics[] = {
     // name, unit, isCount, isSampled, extract
-    {"dispatches", "", true, false, statsNumber},
-    {"executables", "", true, false, statsNumber},
-    {"transient_bytes", "bytes", true, false, statsNumber},
-    {"fills", "", true, false, statsNumber},
-    {"copies", "", true, false, statsNumber},
-    {"generic_before", "", true, false, statsNumber},
-    {"generic_after", "", true, false, statsNumber},
+    {"dispatches", "", true, false, statsField},
+    {"executables", "", true, false, statsField},
+    {"transient_bytes", "bytes", true, false, statsField},
+    {"fills", "", true, false, statsField},
+    {"copies", "", true, false, statsField},
+    {"generic_before", "", true, false, statsField},
+    {"generic_after", "", true, false, statsField},
     {"cloned", "", true, false, clonedProducers},
     // The job's child-process wall time.
     {"compile_time", "s", false, false, compileSeconds},

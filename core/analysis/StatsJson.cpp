@@ -2,54 +2,57 @@
 
 #include "core/analysis/StatsJson.h"
 
+#include "proto/ProtoJson.h"
+
 using namespace llvm;
 
 namespace dispatchlab {
 
 /// The canonical option text is one `key=value` per line; a line without
 /// `=` is a key with an empty value.
-static json::Object optionsToJson(StringRef text) {
-  json::Object options;
+static void addOptions(StringRef text, results::CompileStats &record) {
   SmallVector<StringRef> lines;
   text.split(lines, '\n', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef line : lines) {
     auto [key, value] = line.split('=');
-    options[key.trim()] = value.trim();
+    (*record.mutable_options())[key.trim().str()] = value.trim().str();
   }
-  return options;
 }
 
-static json::Value groupToJson(const DispatchGroupStats &group) {
-  return json::Object{
-      {"name", group.name},
-      {"kind", group.kind},
-      {"root", group.root},
-      {"root_op", group.rootOp},
-      {"root_class", group.rootClass},
-      {"members", json::Array(group.members)},
-      {"cloned", json::Array(group.cloned)},
-      {"operands", group.numOperands},
-      {"results", group.numResults},
-      {"executable", group.executableHash},
-  };
+static void addGroup(const DispatchGroupStats &group,
+                     results::DispatchGroup &record) {
+  record.set_name(group.name);
+  record.set_kind(group.kind);
+  record.set_root(group.root);
+  record.set_root_op(group.rootOp);
+  record.set_root_class(group.rootClass);
+  for (const std::string &member : group.members)
+    record.add_members(member);
+  for (const std::string &cloned : group.cloned)
+    record.add_cloned(cloned);
+  record.set_operands(group.numOperands);
+  record.set_results(group.numResults);
+  record.set_executable(group.executableHash);
+}
+
+results::CompileStats toRecord(const CompileStats &stats) {
+  results::CompileStats record;
+  record.set_model(stats.model);
+  addOptions(stats.options, record);
+  record.set_dispatches(stats.dispatches);
+  record.set_executables(stats.executables);
+  record.set_fills(stats.fills);
+  record.set_copies(stats.copies);
+  record.set_generic_before(stats.genericBefore);
+  record.set_generic_after(stats.genericAfter);
+  record.set_transient_bytes(stats.transientBytes);
+  for (const DispatchGroupStats &group : stats.groups)
+    addGroup(group, *record.add_groups());
+  return record;
 }
 
 json::Value toJson(const CompileStats &stats) {
-  json::Array groups;
-  for (const DispatchGroupStats &group : stats.groups)
-    groups.push_back(groupToJson(group));
-  return json::Object{
-      {"model", stats.model},
-      {"options", optionsToJson(stats.options)},
-      {"dispatches", stats.dispatches},
-      {"executables", stats.executables},
-      {"fills", stats.fills},
-      {"copies", stats.copies},
-      {"generic_before", stats.genericBefore},
-      {"generic_after", stats.genericAfter},
-      {"transient_bytes", stats.transientBytes},
-      {"groups", std::move(groups)},
-  };
+  return protoToJson(toRecord(stats));
 }
 
 } // namespace dispatchlab

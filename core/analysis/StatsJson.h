@@ -4,16 +4,17 @@
 #define DISPATCHLAB_CORE_ANALYSIS_STATSJSON_H
 
 #include "core/analysis/CompileStats.h"
+#include "proto/results.pb.h"
 
 #include "llvm/Support/JSON.h"
 
 namespace dispatchlab {
 
-/// The machine-readable report: `model`, `options` (an object of strings
-/// parsed from the canonical `key=value` lines), `dispatches`,
-/// `executables`, `fills`, `copies`, `generic_before`, `generic_after`,
-/// `transient_bytes` and `groups` (objects with `name`, `kind`, `root`,
-/// `members`, `cloned`, `operands`, `results`, `executable`).
+/// The machine-readable report as its record (proto/results.proto); the
+/// options are parsed from the canonical `key=value` lines.
+results::CompileStats toRecord(const CompileStats &stats);
+
+/// The record as JSON: keys are its field names.
 llvm::json::Value toJson(const CompileStats &stats);
 
 } // namespace dispatchlab

@@ -4,6 +4,7 @@
 
 #include "core/analysis/StatsJson.h"
 #include "core/support/Provenance.h"
+#include "proto/ProtoJson.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatAdapters.h"
@@ -30,21 +31,22 @@ llvm::json::Array signatureJson(const std::vector<TensorSignature> &tensors,
   return array;
 }
 
+/// The part of the run JSON that sweep reports read back: its keys are
+/// results.proto's Latency.
 llvm::json::Object latencyJson(const LatencyMeasurement &measurement) {
   const LatencyStats &latency = measurement.stats;
-  llvm::json::Array samples;
+  results::Latency record;
+  record.set_repetitions(latency.repetitions);
+  record.set_median_ms(latency.medianMs);
+  record.set_mean_ms(latency.meanMs);
+  record.set_stddev_ms(latency.stddevMs);
+  record.set_cv(latency.cv);
+  record.set_min_ms(latency.minMs);
   for (double seconds : measurement.samplesSeconds)
-    samples.push_back(seconds * 1e3);
-  return llvm::json::Object{
-      {"repetitions", latency.repetitions},
-      {"median_ms", latency.medianMs},
-      {"mean_ms", latency.meanMs},
-      {"stddev_ms", latency.stddevMs},
-      {"cv", latency.cv},
-      {"min_ms", latency.minMs},
-      {"samples_ms", std::move(samples)},
-      {"warmup", llvm::json::Object{{"calls", measurement.warmupCalls},
-                                    {"seconds", measurement.warmupSeconds}}}};
+    record.add_samples_ms(seconds * 1e3);
+  record.mutable_warmup()->set_calls(measurement.warmupCalls);
+  record.mutable_warmup()->set_seconds(measurement.warmupSeconds);
+  return protoToJson(record);
 }
 
 llvm::json::Object precisionJson(const PrecisionBasis &basis) {

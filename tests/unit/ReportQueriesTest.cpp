@@ -182,13 +182,16 @@ TEST_F(ReportTest, Formats) {
 TEST(MetricTest, ClonedCountsProducersOverGroups) {
   JobRecord job;
   job.resultId = 1;
-  job.statsJson = R"({"groups": [{"cloned": ["%a", "%b"]}, {"cloned": []},
+  job.statsJson = R"({"dispatches": 3,
+                       "groups": [{"cloned": ["%a", "%b"]}, {"cloned": []},
                                   {"cloned": ["%c"]}]})";
   const Metric *cloned = Metric::find("cloned");
   ASSERT_NE(cloned, nullptr);
   EXPECT_EQ(cloned->valueOf(job), 3.0);
   EXPECT_TRUE(cloned->isCount);
-  job.statsJson = R"({"dispatches": 2})";
+  job.statsJson = R"({"dispatches": 0, "groups": []})";
+  EXPECT_EQ(cloned->valueOf(job), 0.0);
+  job.statsJson = R"({"model": "m"})";
   EXPECT_EQ(cloned->valueOf(job), std::nullopt);
   job.resultId.reset();
   EXPECT_EQ(Metric::byDefault().valueOf(job), std::nullopt);

@@ -19,7 +19,6 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -67,17 +66,9 @@ Outcome outcomeOf(const JobRecord &job) {
   outcome.dispatches = static_cast<int64_t>(*dispatches);
   outcome.latency = latencyOf(job);
   outcome.text = std::to_string(*outcome.dispatches);
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(job.statsJson);
-  if (!stats) {
-    llvm::consumeError(stats.takeError());
-    return outcome;
-  }
-  if (const llvm::json::Array *groups =
-          stats->getAsObject()->getArray("groups"))
-    for (const llvm::json::Value &value : *groups)
-      if (const llvm::json::Object *group = value.getAsObject())
-        outcome.groups[group->getString("executable").value_or("").str()]
-            .push_back(group->getString("name").value_or("?").str());
+  if (std::optional<results::CompileStats> stats = job.stats())
+    for (const results::DispatchGroup &group : stats->groups())
+      outcome.groups[group.executable()].push_back(group.name());
   return outcome;
 }
 

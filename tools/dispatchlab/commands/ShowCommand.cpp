@@ -13,6 +13,7 @@
 #include "tools/dispatchlab/commands/DatabaseOption.h"
 
 #include "core/support/Provenance.h"
+#include "proto/ProtoJson.h"
 #include "results/Formatters.h"
 #include "results/Metrics.h"
 #include "results/ResultStore.h"
@@ -99,13 +100,36 @@ std::string utcTime(double seconds) {
   return buffer;
 }
 
-std::string joinStrings(const llvm::json::Array *array) {
-  std::vector<std::string> items;
-  if (array)
-    for (const llvm::json::Value &item : *array)
-      if (std::optional<llvm::StringRef> text = item.getAsString())
-        items.push_back(text->str());
-  return llvm::join(items, " ");
+/// The counts of a result's stats and its dispatch groups.
+void printStats(const StoredResult &result, llvm::raw_ostream &os) {
+  llvm::Expected<results::CompileStats> stats =
+      parseProtoJson<results::CompileStats>(result.statsJson);
+  if (!stats) {
+    os << "  stats        (not stats JSON: "
+       << llvm::toString(stats.takeError()) << ")\n";
+    return;
+  }
+  os << "  stats       ";
+  JobRecord job;
+  job.statsJson = result.statsJson;
+  job.resultId = result.id;
+  for (const Metric &metric : Metric::all())
+    if (std::optional<double> value = metric.valueOf(job);
+        value && metric.isCount)
+      os << " " << metric.name << "=" << static_cast<int64_t>(*value);
+  os << "\n\n";
+
+  TextGrid groups;
+  groups.header = {"group",  "kind",     "root",    "members",
+                   "cloned", "operands", "results", "executable"};
+  groups.numeric = {false, false, false, false, false, true, true, false};
+  for (const results::DispatchGroup &group : stats->groups())
+    groups.rows.push_back(
+        {group.name(), group.kind(), group.root(),
+         llvm::join(group.members(), " "), llvm::join(group.cloned(), " "),
+         std::to_string(group.operands()), std::to_string(group.results()),
+         group.executable()});
+  printGrid(groups, OutputFormat::Table, os);
 }
 
 void printSummary(ResultStore &store, const StoredResult &result,
@@ -142,48 +166,7 @@ void printSummary(ResultStore &store, const StoredResult &result,
   llvm::StringRef(options).split(lines, '\n', -1, false);
   os << "  options      " << llvm::join(lines, " ") << "\n";
 
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(result.statsJson);
-  if (!stats) {
-    os << "  stats        (not JSON: " << llvm::toString(stats.takeError())
-       << ")\n";
-    return;
-  }
-  const llvm::json::Object *object = stats->getAsObject();
-  if (!object)
-    return;
-  os << "  stats       ";
-  JobRecord job;
-  job.statsJson = result.statsJson;
-  job.resultId = result.id;
-  for (const Metric &metric : Metric::all())
-    if (std::optional<double> value = metric.valueOf(job);
-        value && metric.isCount)
-      os << " " << metric.name << "=" << static_cast<int64_t>(*value);
-  os << "\n\n";
-
-  TextGrid groups;
-  groups.header = {"group",  "kind",     "root",    "members",
-                   "cloned", "operands", "results", "executable"};
-  groups.numeric = {false, false, false, false, false, true, true, false};
-  if (const llvm::json::Array *array = object->getArray("groups"))
-    for (const llvm::json::Value &value : *array) {
-      const llvm::json::Object *group = value.getAsObject();
-      if (!group)
-        continue;
-      auto text = [&](const char *key) {
-        return group->getString(key).value_or("").str();
-      };
-      auto number = [&](const char *key) {
-        std::optional<int64_t> n = group->getInteger(key);
-        return n ? std::to_string(*n) : std::string();
-      };
-      groups.rows.push_back({text("name"), text("kind"), text("root"),
-                             joinStrings(group->getArray("members")),
-                             joinStrings(group->getArray("cloned")),
-                             number("operands"), number("results"),
-                             text("executable")});
-    }
-  printGrid(groups, OutputFormat::Table, os);
+  printStats(result, os);
 }
 
 /// Writes the stored model to a temporary file and runs this binary's

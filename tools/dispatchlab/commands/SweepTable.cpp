@@ -2,9 +2,8 @@
 
 #include "tools/dispatchlab/commands/SweepTable.h"
 
+#include "proto/ProtoJson.h"
 #include "results/Formatters.h"
-
-#include "llvm/Support/JSON.h"
 
 #include <string>
 #include <vector>
@@ -20,18 +19,17 @@ void printSweepTable(const coordinator::SweepProgress &progress,
   for (const coordinator::JobRow &job : progress.rows()) {
     std::vector<std::string> row = {
         job.model(), job.variant(), job.state(), "", "", "", ""};
-    llvm::Expected<llvm::json::Value> stats =
-        llvm::json::parse(job.stats_json());
-    if (!stats)
+    llvm::Expected<results::CompileStats> stats =
+        parseProtoJson<results::CompileStats>(job.stats_json());
+    if (!stats) {
       llvm::consumeError(stats.takeError());
-    else if (const llvm::json::Object *object = stats->getAsObject()) {
-      auto number = [&](const char *key) {
-        std::optional<int64_t> value = object->getInteger(key);
-        return value ? std::to_string(*value) : std::string();
+    } else {
+      auto count = [](bool present, int64_t value) {
+        return present ? std::to_string(value) : std::string();
       };
-      row[3] = number("dispatches");
-      row[4] = number("executables");
-      row[5] = number("transient_bytes");
+      row[3] = count(stats->has_dispatches(), stats->dispatches());
+      row[4] = count(stats->has_executables(), stats->executables());
+      row[5] = count(stats->has_transient_bytes(), stats->transient_bytes());
     }
     // First line only: stderr tails live in the database.
     row[6] = llvm::StringRef(job.error()).split('\n').first.str();
