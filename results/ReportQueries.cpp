@@ -11,7 +11,6 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <stdexcept>
 
 namespace dispatchlab {
 
@@ -171,8 +170,9 @@ static void addLatencyNotes(Pivot &pivot, size_t baseline) {
         llvm::join(unstable, ", "));
 }
 
-Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
-                 const PivotRequest &request) {
+llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
+                                 const std::vector<JobRecord> &jobs,
+                                 const PivotRequest &request) {
   Pivot pivot;
   pivot.sweep = sweep;
   pivot.request = request;
@@ -193,7 +193,7 @@ Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
   if (request.baseline) {
     auto it = variantIndex.find(*request.baseline);
     if (it == variantIndex.end())
-      throw std::invalid_argument(
+      return llvm::createStringError(
           "no variant '" + *request.baseline + "' in sweep '" + sweep.name +
           "' (variants: " + llvm::join(pivot.variants, ", ") + ")");
     baseline = it->second;

@@ -15,6 +15,7 @@
 #include "results/Statistics.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <optional>
@@ -100,9 +101,10 @@ struct Pivot {
   std::vector<std::string> notes;
 };
 
-/// Arranges `jobs`; throws std::invalid_argument for an unknown baseline.
-Pivot buildPivot(const SweepRef &sweep, const std::vector<JobRecord> &jobs,
-                 const PivotRequest &request);
+/// Arranges `jobs`; an unknown baseline is an error naming the variants.
+llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
+                                 const std::vector<JobRecord> &jobs,
+                                 const PivotRequest &request);
 
 /// Geometric mean of the positive values; nullopt if there are none.
 std::optional<double> geometricMean(const std::vector<double> &values);

@@ -85,7 +85,8 @@ protected:
     request.metric = Metric::find("latency");
     request.baseline = baseline;
     std::optional<SweepRef> sweep = findSweep(store, "");
-    return buildPivot(*sweep, loadSweepJobs(store, sweep->id), request);
+    return llvm::cantFail(
+        buildPivot(*sweep, loadSweepJobs(store, sweep->id), request));
   }
 
   ResultStore store{":memory:"};
@@ -211,13 +212,13 @@ TEST(LatencyGeomean, SignificantAndDegenerateIntervals) {
   PivotRequest request;
   request.metric = Metric::find("latency");
   request.baseline = "base";
-  Pivot p = buildPivot(
+  Pivot p = llvm::cantFail(buildPivot(
       SweepRef{1, "s"},
       {run("a", "base", nine, 1), run("a", "half", scaled(nine, 0.5), 2),
        run("a", "triple", scaled(nine, 3), 3), run("b", "base", constant, 4),
        run("b", "half", scaled(constant, 0.5), 5),
        run("b", "triple", tripled, 6)},
-      request);
+      request));
   // Both models 0.5x, a with spread: an interval below 1, significant.
   const Summary &half = p.summaries[1];
   ASSERT_TRUE(half.interval);
@@ -229,9 +230,10 @@ TEST(LatencyGeomean, SignificantAndDegenerateIntervals) {
 
   // Constant samples 3x slower: every resample gives exactly 3, and the
   // degenerate interval prints with the usual two digits.
-  p = buildPivot(
+  p = llvm::cantFail(buildPivot(
       SweepRef{1, "s"},
-      {run("b", "base", constant, 4), run("b", "triple", tripled, 6)}, request);
+      {run("b", "base", constant, 4), run("b", "triple", tripled, 6)},
+      request));
   EXPECT_EQ(pivotGrid(p).rows.back()[2], "3.00x [3.00, 3.00]");
 }
 
@@ -248,8 +250,8 @@ TEST_F(LatencyReportTest, FormatsCarryTheTest) {
   EXPECT_NE(text.find("Mann-Whitney U test, alpha 0.05"), std::string::npos);
 
   PivotRequest counts;
-  Pivot dispatches =
-      buildPivot(p.sweep, loadSweepJobs(store, p.sweep.id), counts);
+  Pivot dispatches = llvm::cantFail(
+      buildPivot(p.sweep, loadSweepJobs(store, p.sweep.id), counts));
   printPivot(p, OutputFormat::Html, htmlOs, &dispatches);
   EXPECT_NE(html.find("<svg class=\"chart speedup\""), std::string::npos);
   EXPECT_NE(html.find("class=\"error-bar\""), std::string::npos);
@@ -285,9 +287,9 @@ TEST(LatencyNotes, MultimodalSamplesAreFlagged) {
   PivotRequest request;
   request.metric = Metric::find("latency");
   request.baseline = "base";
-  Pivot p =
+  Pivot p = llvm::cantFail(
       buildPivot(SweepRef{1, "s"},
-                 {run("base", 11, 10, 1), run("variant", 10, 11, 2)}, request);
+                 {run("base", 11, 10, 1), run("variant", 10, 11, 2)}, request));
   const PivotCell &cell = p.cells[0][1];
   ASSERT_TRUE(cell.comparison && cell.comparison->interval);
   EXPECT_DOUBLE_EQ(*cell.ratio, 30.0 / 10.1);

@@ -70,7 +70,8 @@ protected:
 
   Pivot pivot(PivotRequest request) {
     std::optional<SweepRef> sweep = findSweep(store, "");
-    return buildPivot(*sweep, loadSweepJobs(store, sweep->id), request);
+    return llvm::cantFail(
+        buildPivot(*sweep, loadSweepJobs(store, sweep->id), request));
   }
 
   ResultStore store{":memory:"};
@@ -132,7 +133,12 @@ TEST_F(ReportTest, ZeroBaselineHasNoRatio) {
 TEST_F(ReportTest, UnknownBaselineIsAnError) {
   PivotRequest request;
   request.baseline = "o3";
-  EXPECT_THROW(pivot(request), std::invalid_argument);
+  llvm::Expected<Pivot> p =
+      buildPivot(*findSweep(store, ""),
+                 loadSweepJobs(store, findSweep(store, "")->id), request);
+  ASSERT_FALSE(bool(p));
+  EXPECT_EQ(llvm::toString(p.takeError()),
+            "no variant 'o3' in sweep 's' (variants: o0, o2, none)");
 }
 
 TEST_F(ReportTest, LatencyOfCompileJobsIsNamed) {

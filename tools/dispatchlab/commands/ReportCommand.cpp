@@ -92,14 +92,18 @@ int runReportCommand() {
       return 1;
     }
     std::vector<JobRecord> jobs = loadSweepJobs(store, found->id);
-    Pivot pivot = buildPivot(*found, jobs, request);
+    llvm::Expected<Pivot> pivot = buildPivot(*found, jobs, request);
+    if (!pivot) {
+      error() << llvm::toString(pivot.takeError()) << "\n";
+      return 1;
+    }
     // An HTML page of another metric also charts the dispatch counts it
-    // comes from.
+    // comes from (no baseline, so it cannot fail).
     std::optional<Pivot> dispatches;
     if (*output == OutputFormat::Html && *request.metric != Metric::byDefault())
-      dispatches = buildPivot(*found, jobs, PivotRequest{});
+      dispatches = llvm::cantFail(buildPivot(*found, jobs, PivotRequest{}));
     llvm::raw_string_ostream os(text);
-    printPivot(pivot, *output, os, dispatches ? &*dispatches : nullptr);
+    printPivot(*pivot, *output, os, dispatches ? &*dispatches : nullptr);
   } catch (const std::exception &e) {
     error() << e.what() << "\n";
     return 1;
