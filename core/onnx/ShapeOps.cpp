@@ -507,16 +507,14 @@ static LogicalResult lowerConstant(OnnxNode &node) {
       result.parameter = node.proto.output(0);
       // Small ones keep their data, as initializers do, for operands that
       // must be known at import (Resize scales).
-      std::string error;
       if (count <= 1024)
-        result.host = decodeTensor(tensor, error);
+        result.host = llvm::expectedToOptional(decodeTensor(tensor));
       node.setOutput(0, std::move(result));
       return success();
     }
-    std::string error;
-    std::optional<HostTensor> data = decodeTensor(value->t(), error);
+    llvm::Expected<HostTensor> data = decodeTensor(value->t());
     if (!data)
-      return node.fail(error);
+      return node.fail(llvm::toString(data.takeError()));
     node.setHostOutput(0, std::move(*data));
     return success();
   }
@@ -551,8 +549,8 @@ static LogicalResult lowerConstantOfShape(OnnxNode &node) {
   HostTensor element;
   element.floats = {0.0};
   if (const onnx::AttributeProto *value = findAttribute(node.proto, "value")) {
-    std::string error;
-    std::optional<HostTensor> data = decodeTensor(value->t(), error);
+    std::optional<HostTensor> data =
+        llvm::expectedToOptional(decodeTensor(value->t()));
     if (!data || data->numElements() != 1)
       return node.fail("value must be a one-element tensor");
     element = std::move(*data);
