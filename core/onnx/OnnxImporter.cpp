@@ -49,6 +49,8 @@ private:
   }
   LogicalResult bindInputDims(onnx::GraphProto &graph);
   LogicalResult checkModel();
+  /// Each model input that is not an initializer becomes a `@main` argument.
+  void defineInputs(func::FuncOp func, OnnxGraph &graph);
   LogicalResult defineInitializers(OnnxGraph &graph);
   LogicalResult lowerNodes(OnnxGraph &graph);
   LogicalResult lowerToLinalg(ModuleOp module);
@@ -154,6 +156,25 @@ LogicalResult Importer::checkModel() {
   if (llvm::Error checked = checkAndInferShapes(model))
     return error(llvm::toString(std::move(checked)));
   return success();
+}
+
+void Importer::defineInputs(func::FuncOp func, OnnxGraph &graph) {
+  for (const onnx::ValueInfoProto &input : model.graph().input()) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    const onnx::TypeProto_Tensor &tensorType = input.type().tensor_type();
+    SmallVector<int64_t> shape;
+    for (const onnx::TensorShapeProto_Dimension &dim : tensorType.shape().dim())
+      shape.push_back(dim.dim_value());
+    OnnxValue value;
+    value.type = RankedTensorType::get(
+        shape, convertDataType(&context, tensorType.elem_type()));
+    Location loc =
+        NameLoc::get(StringAttr::get(&context, input.name()), fileLoc);
+    (void)func.insertArgument(func.getNumArguments(), value.type, {}, loc);
+    value.value = func.getArgument(func.getNumArguments() - 1);
+    graph.define(input.name(), std::move(value));
+  }
 }
 
 /// How an initializer enters the import: its data on the host when it is a
@@ -280,21 +301,7 @@ FailureOr<OwningOpRef<ModuleOp>> Importer::run() {
   func.addEntryBlock();
   OnnxGraph graph(func, path, model);
 
-  for (const onnx::ValueInfoProto &input : model.graph().input()) {
-    if (initializerNames.contains(input.name()))
-      continue;
-    const onnx::TypeProto_Tensor &tensorType = input.type().tensor_type();
-    SmallVector<int64_t> shape;
-    for (const onnx::TensorShapeProto_Dimension &dim : tensorType.shape().dim())
-      shape.push_back(dim.dim_value());
-    OnnxValue value;
-    value.type = RankedTensorType::get(
-        shape, convertDataType(&context, tensorType.elem_type()));
-    Location loc = NameLoc::get(builder.getStringAttr(input.name()), fileLoc);
-    (void)func.insertArgument(func.getNumArguments(), value.type, {}, loc);
-    value.value = func.getArgument(func.getNumArguments() - 1);
-    graph.define(input.name(), std::move(value));
-  }
+  defineInputs(func, graph);
   if (failed(defineInitializers(graph)) || failed(lowerNodes(graph)))
     return failure();
 
