@@ -82,6 +82,14 @@ TEST(OnnxAttributes, ReadsAttributesWithDefaults) {
   EXPECT_EQ(getStringAttribute(node, "auto_pad", "NOTSET"), "NOTSET");
 }
 
+TEST(OnnxModelFile, ReportsAnUnreadableFile) {
+  llvm::Expected<onnx::ModelProto> model =
+      readOnnxModel("/nonexistent/model.onnx");
+  ASSERT_FALSE(bool(model));
+  EXPECT_EQ(llvm::toString(model.takeError()),
+            "cannot read model: No such file or directory");
+}
+
 TEST(OnnxModelFile, JoinsMessagesIntoOneLine) {
   EXPECT_EQ(toOneLine("Bad node\n\n==> Context:  spec\n"),
             "Bad node ==> Context: spec");
