@@ -137,6 +137,29 @@ static std::string batchNormScaleRecipe(OnnxGraph &graph,
          ")))";
 }
 
+/// The NCHW `x` zero-padded by `padBegin`/`padEnd` on the spatial dims.
+static Value padSpatialWithZeros(OnnxNode &node, Value x,
+                                 ArrayRef<int64_t> padBegin,
+                                 ArrayRef<int64_t> padEnd) {
+  SmallVector<int64_t> low = {0, 0, padBegin[0], padBegin[1]};
+  SmallVector<int64_t> high = {0, 0, padEnd[0], padEnd[1]};
+  if (llvm::all_of(low, [](int64_t v) { return v == 0; }) &&
+      llvm::all_of(high, [](int64_t v) { return v == 0; }))
+    return x;
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type elementType = xType.getElementType();
+  SmallVector<int64_t> padded(xType.getShape());
+  for (int d = 0; d < 4; ++d)
+    padded[d] += low[d] + high[d];
+  Value zero = arith::ConstantOp::create(node.builder, node.loc,
+                                         node.builder.getZeroAttr(elementType));
+  MLIRContext *context = node.graph.getContext();
+  return tensor::PadOp::create(node.builder, node.loc,
+                               getTensorType(padded, elementType), x,
+                               getAsIndexOpFoldResult(context, low),
+                               getAsIndexOpFoldResult(context, high), zero);
+}
+
 /// A grouped convolution, which TOSA lacks: linalg's NGCHW/GFCHW
 /// convolution of the NCHW `x` zero-padded by `padBegin`/`padEnd` on the
 /// spatial dims, with `weight` [groups, out channels / groups, in channels /
@@ -147,24 +170,9 @@ static Value createGroupedConv(OnnxNode &node, Value x, OnnxValue &weight,
                                ArrayRef<int64_t> stride,
                                ArrayRef<int64_t> dilation,
                                std::optional<OnnxValue> &bias) {
+  x = padSpatialWithZeros(node, x, padBegin, padEnd);
   auto xType = cast<RankedTensorType>(x.getType());
   Type elementType = xType.getElementType();
-  SmallVector<int64_t> low = {0, 0, padBegin[0], padBegin[1]};
-  SmallVector<int64_t> high = {0, 0, padEnd[0], padEnd[1]};
-  if (llvm::any_of(low, [](int64_t v) { return v != 0; }) ||
-      llvm::any_of(high, [](int64_t v) { return v != 0; })) {
-    SmallVector<int64_t> padded(xType.getShape());
-    for (int d = 0; d < 4; ++d)
-      padded[d] += low[d] + high[d];
-    Value zero = arith::ConstantOp::create(
-        node.builder, node.loc, node.builder.getZeroAttr(elementType));
-    MLIRContext *context = node.graph.getContext();
-    x = tensor::PadOp::create(node.builder, node.loc,
-                              getTensorType(padded, elementType), x,
-                              getAsIndexOpFoldResult(context, low),
-                              getAsIndexOpFoldResult(context, high), zero);
-    xType = cast<RankedTensorType>(x.getType());
-  }
   ArrayRef<int64_t> wShape = weight.type.getShape();
   int64_t batch = xType.getDimSize(0), perGroupOut = wShape[1],
           perGroupIn = wShape[2], outChannels = groups * perGroupOut;
@@ -209,6 +217,120 @@ static Value createGroupedConv(OnnxNode &node, Value x, OnnxValue &weight,
   return result;
 }
 
+/// The all-zero bias TOSA's convolutions take when the node has none.
+static Value createZeroBias(OnnxNode &node, int64_t outChannels,
+                            Type elementType) {
+  auto biasType = getTensorType({outChannels}, elementType);
+  return tosa::ConstOp::create(
+      node.builder, node.loc, biasType,
+      DenseElementsAttr::get(biasType, node.builder.getZeroAttr(elementType)));
+}
+
+/// The window of a 1-D convolution, computed on its one spatial dim, as that
+/// of the equivalent 2-D convolution with a unit height.
+static Window liftWindowTo2d(const Window &w1) {
+  Window w;
+  w.kernel = {1, w1.kernel[0]};
+  w.stride = {1, w1.stride[0]};
+  w.dilation = {1, w1.dilation[0]};
+  w.padBegin = {0, w1.padBegin[0]};
+  w.padEnd = {0, w1.padEnd[0]};
+  w.crop = {0, w1.crop[0]};
+  w.out = {1, w1.out[0]};
+  return w;
+}
+
+/// The window of a convolution whose NCHW `inShape` and OIHW `wShape` are
+/// already lifted to 2-D; a 1-D one's attributes cover only the width.
+static FailureOr<Window> computeConvWindow(OnnxNode &node,
+                                           ArrayRef<int64_t> inShape,
+                                           ArrayRef<int64_t> wShape,
+                                           bool is1d) {
+  if (!is1d)
+    return computeWindow(node, inShape.drop_front(2), wShape.drop_front(2),
+                         false);
+  FailureOr<Window> w1 =
+      computeWindow(node, inShape.drop_front(3), wShape.drop_front(3), false);
+  if (failed(w1))
+    return failure();
+  return liftWindowTo2d(*w1);
+}
+
+/// Folds `bn` into the conv's weight and bias recipes: the weight scaled per
+/// output channel, the bias shifted by the mean, scaled and offset by beta.
+static void foldBatchNorm(OnnxNode &node, const onnx::NodeProto &bn,
+                          OnnxValue &weight, std::optional<OnnxValue> &bias,
+                          Type elementType) {
+  int64_t outChannels = weight.type.getDimSize(0);
+  std::string scale = batchNormScaleRecipe(node.graph, bn);
+  SmallVector<int64_t> scaleShape(weight.type.getRank(), 1);
+  scaleShape[0] = outChannels;
+  weight = deriveParameter("mul(" + weight.recipe() + ", reshape(" + scale +
+                               ", " + formatList(scaleShape) + "))",
+                           weight.type);
+  std::string mean = node.graph.lookup(bn.input(3))->recipe();
+  std::string beta = node.graph.lookup(bn.input(2))->recipe();
+  std::string shifted = bias ? "sub(" + bias->recipe() + ", " + mean + ")"
+                             : "sub(0, " + mean + ")";
+  bias =
+      deriveParameter("add(mul(" + shifted + ", " + scale + "), " + beta + ")",
+                      getTensorType({outChannels}, elementType));
+}
+
+/// A plain (groups == 1) or depthwise convolution of the NCHW `x` with the
+/// OIHW `weight` through TOSA's NHWC ops; the NCHW result.
+static Value createTosaConv(OnnxNode &node, Value x, OnnxValue &weight,
+                            std::optional<OnnxValue> &bias,
+                            const Window &window, int64_t groups) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type elementType = xType.getElementType();
+  ArrayRef<int64_t> wShape = weight.type.getShape();
+  int64_t batch = xType.getDimSize(0), channels = xType.getDimSize(1),
+          outChannels = wShape[0];
+  Value biasValue = bias ? node.graph.materialize(*bias, node.loc)
+                         : createZeroBias(node, outChannels, elementType);
+  Value nhwc = createTosaTranspose(node, x, {0, 2, 3, 1});
+  auto resultType = getTensorType(
+      {batch, window.out[0], window.out[1], outChannels}, elementType);
+  auto pad = node.builder.getDenseI64ArrayAttr(window.tosaPad());
+  auto stride = node.builder.getDenseI64ArrayAttr(window.stride);
+  auto dilation = node.builder.getDenseI64ArrayAttr(window.dilation);
+  auto accType = TypeAttr::get(elementType);
+  Value result;
+  if (groups == 1) {
+    OnnxValue ohwi = transposeValue(node, weight, {0, 2, 3, 1});
+    result = tosa::Conv2DOp::create(node.builder, node.loc, resultType, nhwc,
+                                    node.graph.materialize(ohwi, node.loc),
+                                    biasValue, pad, stride, dilation, accType);
+  } else {
+    // Depthwise: TOSA wants [KH, KW, C, M] with output channel c * M + m,
+    // ONNX's order too.
+    int64_t multiplier = outChannels / channels;
+    OnnxValue grouped = reshapeValue(
+        node, weight, {channels, multiplier, wShape[2], wShape[3]});
+    OnnxValue hwcm = transposeValue(node, grouped, {2, 3, 0, 1});
+    result = tosa::DepthwiseConv2DOp::create(
+        node.builder, node.loc, resultType, nhwc,
+        node.graph.materialize(hwcm, node.loc), biasValue, pad, stride,
+        dilation, accType);
+  }
+  return createTosaTranspose(node, result, {0, 3, 1, 2});
+}
+
+/// Defines the conv's output, or that of the BatchNormalization folded in.
+static void defineConvOutput(OnnxNode &node, const onnx::NodeProto *bn,
+                             Value result) {
+  if (!bn) {
+    node.setOutput(0, result);
+    return;
+  }
+  node.graph.markAbsorbed(bn);
+  OnnxValue folded;
+  folded.type = cast<RankedTensorType>(result.getType());
+  folded.value = result;
+  node.graph.define(bn->output(0), std::move(folded));
+}
+
 static LogicalResult lowerConv(OnnxNode &node) {
   RankedTensorType inputType = node.getInputType(0);
   int64_t rank = inputType.getRank();
@@ -232,88 +354,21 @@ static LogicalResult lowerConv(OnnxNode &node) {
     return node.fail("weight shape " + formatList(wShape) + " does not match " +
                      Twine(channels) + " input channels in " + Twine(groups) +
                      " groups");
-
-  // Attributes of 1-D convs gain the unit height dim.
-  FailureOr<Window> window = [&]() -> FailureOr<Window> {
-    if (!is1d)
-      return computeWindow(node, inShape.drop_front(2), wShape.drop_front(2),
-                           false);
-    FailureOr<Window> w1 =
-        computeWindow(node, inShape.drop_front(3), wShape.drop_front(3), false);
-    if (failed(w1))
-      return failure();
-    Window w;
-    w.kernel = {1, w1->kernel[0]};
-    w.stride = {1, w1->stride[0]};
-    w.dilation = {1, w1->dilation[0]};
-    w.padBegin = {0, w1->padBegin[0]};
-    w.padEnd = {0, w1->padEnd[0]};
-    w.crop = {0, w1->crop[0]};
-    w.out = {1, w1->out[0]};
-    return w;
-  }();
+  FailureOr<Window> window = computeConvWindow(node, inShape, wShape, is1d);
   if (failed(window))
     return failure();
 
-  Type elementType = inputType.getElementType();
   std::optional<OnnxValue> bias;
   if (node.hasInput(2))
     bias = node.getInput(2);
-
-  // Fold a following BatchNormalization into the weight and bias recipes.
   const onnx::NodeProto *bn = findFoldableBatchNorm(node);
-  if (bn) {
-    std::string scale = batchNormScaleRecipe(node.graph, *bn);
-    SmallVector<int64_t> scaleShape(wShape.size(), 1);
-    scaleShape[0] = outChannels;
-    weight = deriveParameter("mul(" + weight.recipe() + ", reshape(" + scale +
-                                 ", " + formatList(scaleShape) + "))",
-                             weight.type);
-    std::string mean = node.graph.lookup(bn->input(3))->recipe();
-    std::string beta = node.graph.lookup(bn->input(2))->recipe();
-    std::string shifted = bias ? "sub(" + bias->recipe() + ", " + mean + ")"
-                               : "sub(0, " + mean + ")";
-    bias = deriveParameter("add(mul(" + shifted + ", " + scale + "), " + beta +
-                               ")",
-                           getTensorType({outChannels}, elementType));
-  }
+  if (bn)
+    foldBatchNorm(node, *bn, weight, bias, inputType.getElementType());
 
   Value x = cropNchw(node, node.graph.materialize(input, node.loc), *window);
   Value result;
   if (groups == 1 || (groups == channels && wShape[1] == 1)) {
-    Value biasValue = bias ? node.graph.materialize(*bias, node.loc)
-                           : tosa::ConstOp::create(
-                                 node.builder, node.loc,
-                                 getTensorType({outChannels}, elementType),
-                                 DenseElementsAttr::get(
-                                     getTensorType({outChannels}, elementType),
-                                     node.builder.getZeroAttr(elementType)));
-    Value nhwc = createTosaTranspose(node, x, {0, 2, 3, 1});
-    auto resultType = getTensorType(
-        {batch, window->out[0], window->out[1], outChannels}, elementType);
-    auto pad = node.builder.getDenseI64ArrayAttr(window->tosaPad());
-    auto stride = node.builder.getDenseI64ArrayAttr(window->stride);
-    auto dilation = node.builder.getDenseI64ArrayAttr(window->dilation);
-    auto accType = TypeAttr::get(elementType);
-    if (groups == 1) {
-      OnnxValue ohwi = transposeValue(node, weight, {0, 2, 3, 1});
-      result =
-          tosa::Conv2DOp::create(node.builder, node.loc, resultType, nhwc,
-                                 node.graph.materialize(ohwi, node.loc),
-                                 biasValue, pad, stride, dilation, accType);
-    } else {
-      // Depthwise: TOSA wants [KH, KW, C, M] with output channel c * M + m,
-      // ONNX's order too.
-      int64_t multiplier = outChannels / channels;
-      OnnxValue grouped = reshapeValue(
-          node, weight, {channels, multiplier, wShape[2], wShape[3]});
-      OnnxValue hwcm = transposeValue(node, grouped, {2, 3, 0, 1});
-      result = tosa::DepthwiseConv2DOp::create(
-          node.builder, node.loc, resultType, nhwc,
-          node.graph.materialize(hwcm, node.loc), biasValue, pad, stride,
-          dilation, accType);
-    }
-    result = createTosaTranspose(node, result, {0, 3, 1, 2});
+    result = createTosaConv(node, x, weight, bias, *window, groups);
   } else {
     OnnxValue gfchw = reshapeValue(
         node, weight,
@@ -325,16 +380,164 @@ static LogicalResult lowerConv(OnnxNode &node) {
   if (is1d)
     result =
         createTosaReshape(node, result, {batch, outChannels, window->out[1]});
-  if (bn) {
-    node.graph.markAbsorbed(bn);
-    OnnxValue folded;
-    folded.type = cast<RankedTensorType>(result.getType());
-    folded.value = result;
-    node.graph.define(bn->output(0), std::move(folded));
-    return success();
-  }
-  node.setOutput(0, result);
+  defineConvOutput(node, bn, result);
   return success();
+}
+
+namespace {
+/// ConvTranspose's attributes, checked to cover 2 spatial dims.
+struct ConvTransposeAttributes {
+  SmallVector<int64_t> stride, dilation, outputPadding, pads;
+  std::optional<SmallVector<int64_t>> outputShape;
+  std::string autoPad;
+};
+
+/// Per spatial dim, the equivalent stride-1 convolution of the
+/// zero-inserted input: its zero pads, the rows/cols cropped from the start
+/// of its result (where a pad is negative), and the output size.
+struct TransposedWindow {
+  SmallVector<int64_t> padLow, padHigh, cropStart, out;
+};
+} // namespace
+
+static FailureOr<ConvTransposeAttributes>
+readConvTransposeAttributes(OnnxNode &node) {
+  ConvTransposeAttributes a;
+  a.stride = node.getInts("strides").value_or(SmallVector<int64_t>{1, 1});
+  a.dilation = node.getInts("dilations").value_or(SmallVector<int64_t>{1, 1});
+  a.outputPadding =
+      node.getInts("output_padding").value_or(SmallVector<int64_t>{0, 0});
+  a.pads = node.getInts("pads").value_or(SmallVector<int64_t>{0, 0, 0, 0});
+  a.outputShape = node.getInts("output_shape");
+  if (a.stride.size() != 2 || a.dilation.size() != 2 ||
+      a.outputPadding.size() != 2 || a.pads.size() != 4 ||
+      (a.outputShape && a.outputShape->size() < 2)) {
+    (void)node.fail("strides, dilations, output_padding, pads or "
+                    "output_shape do not match 2 spatial dims");
+    return failure();
+  }
+  a.autoPad = node.getString("auto_pad", "NOTSET");
+  if (a.autoPad != "NOTSET" && a.autoPad != "VALID" &&
+      a.autoPad != "SAME_UPPER" && a.autoPad != "SAME_LOWER") {
+    (void)node.fail("unknown auto_pad '" + a.autoPad + "'");
+    return failure();
+  }
+  return a;
+}
+
+/// The window for the NCHW input shape `in` and IOHW weight shape `w`.
+static FailureOr<TransposedWindow>
+computeTransposedWindow(OnnxNode &node, const ConvTransposeAttributes &a,
+                        ArrayRef<int64_t> in, ArrayRef<int64_t> w) {
+  TransposedWindow window;
+  for (int i = 0; i < 2; ++i) {
+    int64_t span = (w[2 + i] - 1) * a.dilation[i] + 1;
+    int64_t full = a.stride[i] * (in[2 + i] - 1) + a.outputPadding[i] + span;
+    int64_t begin = a.pads[i], end = a.pads[2 + i];
+    if (a.autoPad == "VALID") {
+      begin = end = 0;
+    } else if (a.outputShape || a.autoPad != "NOTSET") {
+      int64_t target = a.outputShape
+                           ? (*a.outputShape)[a.outputShape->size() - 2 + i]
+                           : in[2 + i] * a.stride[i];
+      int64_t total = full - target;
+      begin = a.autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      end = total - begin;
+    }
+    window.out.push_back(full - begin - end);
+    if (window.out.back() <= 0) {
+      (void)node.fail("the output would be empty");
+      return failure();
+    }
+    int64_t low = span - 1 - begin, high = span - 1 - end + a.outputPadding[i];
+    window.padLow.push_back(std::max<int64_t>(low, 0));
+    window.padHigh.push_back(std::max<int64_t>(high, 0));
+    window.cropStart.push_back(std::max<int64_t>(-low, 0));
+  }
+  return window;
+}
+
+/// `x` with stride - 1 zeros between the elements of its two spatial dims,
+/// which start at `hDim`.
+static Value insertZerosBetween(OnnxNode &node, Value x,
+                                ArrayRef<int64_t> stride, int64_t hDim) {
+  if (stride[0] == 1 && stride[1] == 1)
+    return x;
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type elementType = xType.getElementType();
+  SmallVector<int64_t> dilated(xType.getShape());
+  SmallVector<int64_t> strides(4, 1);
+  for (int i = 0; i < 2; ++i) {
+    dilated[hDim + i] = (dilated[hDim + i] - 1) * stride[i] + 1;
+    strides[hDim + i] = stride[i];
+  }
+  Value zero = arith::ConstantOp::create(node.builder, node.loc,
+                                         node.builder.getZeroAttr(elementType));
+  Value init =
+      tensor::EmptyOp::create(node.builder, node.loc, dilated, elementType);
+  Value zeros =
+      linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+  return tensor::InsertSliceOp::create(
+      node.builder, node.loc, x, zeros, ValueRange(), ValueRange(),
+      ValueRange(), node.builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
+      node.builder.getDenseI64ArrayAttr(xType.getShape()),
+      node.builder.getDenseI64ArrayAttr(strides));
+}
+
+/// The grouped transposed convolution of the zero-inserted NCHW `x`; the
+/// NCHW result.
+static Value createGroupedConvTranspose(OnnxNode &node, Value x,
+                                        OnnxValue &weight, int64_t groups,
+                                        ArrayRef<int64_t> dilation,
+                                        const TransposedWindow &window) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  ArrayRef<int64_t> w = weight.type.getShape();
+  int64_t batch = xType.getDimSize(0), outChannels = w[1] * groups;
+  // Per group, [C/g, M/g] channels swap to [M/g, C/g].
+  int64_t perGroupIn = xType.getDimSize(1) / groups;
+  OnnxValue byGroup =
+      reshapeValue(node, weight, {groups, perGroupIn, w[1], w[2], w[3]});
+  OnnxValue swapped = transposeValue(node, byGroup, {0, 2, 1, 3, 4});
+  OnnxValue flipped = reverseValue(node, swapped, {3, 4});
+  std::optional<OnnxValue> bias;
+  if (node.hasInput(2))
+    bias = node.getInput(2);
+  Value result = createGroupedConv(node, x, flipped, groups, window.padLow,
+                                   window.padHigh, {1, 1}, dilation, bias);
+  return createTosaSlice(node, result,
+                         {0, 0, window.cropStart[0], window.cropStart[1]},
+                         {batch, outChannels, window.out[0], window.out[1]});
+}
+
+/// The ungrouped transposed convolution of the zero-inserted NHWC `x`
+/// through tosa.conv2d; the NCHW result.
+static Value createTosaConvTranspose(OnnxNode &node, Value x, OnnxValue &weight,
+                                     ArrayRef<int64_t> dilation,
+                                     const TransposedWindow &window) {
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type elementType = xType.getElementType();
+  ArrayRef<int64_t> w = weight.type.getShape();
+  int64_t batch = xType.getDimSize(0), outChannels = w[1];
+  SmallVector<int64_t> convOut = {batch, 0, 0, outChannels};
+  for (int i = 0; i < 2; ++i)
+    convOut[1 + i] = xType.getDimSize(1 + i) + window.padLow[i] +
+                     window.padHigh[i] - (w[2 + i] - 1) * dilation[i];
+  OnnxValue flipped = reverseValue(node, weight, {2, 3});
+  OnnxValue ohwi = transposeValue(node, flipped, {1, 2, 3, 0});
+  Value bias = node.hasInput(2)
+                   ? node.getInputValue(2)
+                   : createZeroBias(node, outChannels, elementType);
+  Value result = tosa::Conv2DOp::create(
+      node.builder, node.loc, getTensorType(convOut, elementType), x,
+      node.graph.materialize(ohwi, node.loc), bias,
+      node.builder.getDenseI64ArrayAttr({window.padLow[0], window.padHigh[0],
+                                         window.padLow[1], window.padHigh[1]}),
+      node.builder.getDenseI64ArrayAttr({1, 1}),
+      node.builder.getDenseI64ArrayAttr(dilation), TypeAttr::get(elementType));
+  result = createTosaSlice(node, result,
+                           {0, window.cropStart[0], window.cropStart[1], 0},
+                           {batch, window.out[0], window.out[1], outChannels});
+  return createTosaTranspose(node, result, {0, 3, 1, 2});
 }
 
 /// ConvTranspose as the convolution whose input gradient it is: the input
@@ -354,124 +557,26 @@ static LogicalResult lowerConvTranspose(OnnxNode &node) {
     return node.fail("weight shape " + formatList(w) + " does not match " +
                      Twine(in[1]) + " input channels in " + Twine(groups) +
                      " groups");
-  int64_t batch = in[0], outChannels = w[1] * groups;
-  SmallVector<int64_t> stride =
-      node.getInts("strides").value_or(SmallVector<int64_t>{1, 1});
-  SmallVector<int64_t> dilation =
-      node.getInts("dilations").value_or(SmallVector<int64_t>{1, 1});
-  SmallVector<int64_t> outputPadding =
-      node.getInts("output_padding").value_or(SmallVector<int64_t>{0, 0});
-  SmallVector<int64_t> pads =
-      node.getInts("pads").value_or(SmallVector<int64_t>{0, 0, 0, 0});
-  std::optional<SmallVector<int64_t>> outputShape =
-      node.getInts("output_shape");
-  if (stride.size() != 2 || dilation.size() != 2 || outputPadding.size() != 2 ||
-      pads.size() != 4 || (outputShape && outputShape->size() < 2))
-    return node.fail("strides, dilations, output_padding, pads or "
-                     "output_shape do not match 2 spatial dims");
-  std::string autoPad = node.getString("auto_pad", "NOTSET");
-  if (autoPad != "NOTSET" && autoPad != "VALID" && autoPad != "SAME_UPPER" &&
-      autoPad != "SAME_LOWER")
-    return node.fail("unknown auto_pad '" + autoPad + "'");
+  FailureOr<ConvTransposeAttributes> attributes =
+      readConvTransposeAttributes(node);
+  if (failed(attributes))
+    return failure();
+  FailureOr<TransposedWindow> window =
+      computeTransposedWindow(node, *attributes, in, w);
+  if (failed(window))
+    return failure();
 
-  // Per spatial dim: the equivalent convolution's pads (low, high) and the
-  // output size.
-  SmallVector<int64_t> low, high, out;
-  for (int i = 0; i < 2; ++i) {
-    int64_t span = (w[2 + i] - 1) * dilation[i] + 1;
-    int64_t full = stride[i] * (in[2 + i] - 1) + outputPadding[i] + span;
-    int64_t begin = pads[i], end = pads[2 + i];
-    if (autoPad == "VALID") {
-      begin = end = 0;
-    } else if (outputShape || autoPad != "NOTSET") {
-      int64_t target = outputShape ? (*outputShape)[outputShape->size() - 2 + i]
-                                   : in[2 + i] * stride[i];
-      int64_t total = full - target;
-      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
-      end = total - begin;
-    }
-    out.push_back(full - begin - end);
-    if (out.back() <= 0)
-      return node.fail("the output would be empty");
-    low.push_back(span - 1 - begin);
-    high.push_back(span - 1 - end + outputPadding[i]);
-  }
-
-  Type elementType = inputType.getElementType();
   // TOSA's convolution is NHWC; grouped ones (linalg's) stay NCHW.
   bool grouped = groups != 1;
-  int64_t hDim = grouped ? 2 : 1;
   Value x = node.getInputValue(0);
   if (!grouped)
     x = createTosaTranspose(node, x, {0, 2, 3, 1});
-  if (stride[0] != 1 || stride[1] != 1) {
-    auto xType = cast<RankedTensorType>(x.getType());
-    SmallVector<int64_t> dilated(xType.getShape());
-    SmallVector<int64_t> strides(4, 1);
-    for (int i = 0; i < 2; ++i) {
-      dilated[hDim + i] = (dilated[hDim + i] - 1) * stride[i] + 1;
-      strides[hDim + i] = stride[i];
-    }
-    Value zero = arith::ConstantOp::create(
-        node.builder, node.loc, node.builder.getZeroAttr(elementType));
-    Value init =
-        tensor::EmptyOp::create(node.builder, node.loc, dilated, elementType);
-    Value zeros =
-        linalg::FillOp::create(node.builder, node.loc, zero, init).result();
-    x = tensor::InsertSliceOp::create(
-        node.builder, node.loc, x, zeros, ValueRange(), ValueRange(),
-        ValueRange(), node.builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
-        node.builder.getDenseI64ArrayAttr(xType.getShape()),
-        node.builder.getDenseI64ArrayAttr(strides));
-  }
-  SmallVector<int64_t> padLow, padHigh, cropStart;
-  for (int i = 0; i < 2; ++i) {
-    padLow.push_back(std::max<int64_t>(low[i], 0));
-    padHigh.push_back(std::max<int64_t>(high[i], 0));
-    cropStart.push_back(std::max<int64_t>(-low[i], 0));
-  }
-
-  if (grouped) {
-    // Per group, [C/g, M/g] channels swap to [M/g, C/g].
-    int64_t perGroupIn = in[1] / groups;
-    OnnxValue byGroup =
-        reshapeValue(node, weight, {groups, perGroupIn, w[1], w[2], w[3]});
-    OnnxValue swapped = transposeValue(node, byGroup, {0, 2, 1, 3, 4});
-    OnnxValue flipped = reverseValue(node, swapped, {3, 4});
-    std::optional<OnnxValue> bias;
-    if (node.hasInput(2))
-      bias = node.getInput(2);
-    Value result = createGroupedConv(node, x, flipped, groups, padLow, padHigh,
-                                     {1, 1}, dilation, bias);
-    node.setOutput(0, createTosaSlice(node, result,
-                                      {0, 0, cropStart[0], cropStart[1]},
-                                      {batch, outChannels, out[0], out[1]}));
-    return success();
-  }
-  auto xType = cast<RankedTensorType>(x.getType());
-  SmallVector<int64_t> convOut = {batch, 0, 0, outChannels};
-  for (int i = 0; i < 2; ++i)
-    convOut[1 + i] = xType.getDimSize(1 + i) + padLow[i] + padHigh[i] -
-                     (w[2 + i] - 1) * dilation[i];
-  OnnxValue flipped = reverseValue(node, weight, {2, 3});
-  OnnxValue ohwi = transposeValue(node, flipped, {1, 2, 3, 0});
-  auto biasType = getTensorType({outChannels}, elementType);
-  Value bias = node.hasInput(2)
-                   ? node.getInputValue(2)
-                   : tosa::ConstOp::create(
-                         node.builder, node.loc, biasType,
-                         DenseElementsAttr::get(
-                             biasType, node.builder.getZeroAttr(elementType)));
-  Value result = tosa::Conv2DOp::create(
-      node.builder, node.loc, getTensorType(convOut, elementType), x,
-      node.graph.materialize(ohwi, node.loc), bias,
-      node.builder.getDenseI64ArrayAttr(
-          {padLow[0], padHigh[0], padLow[1], padHigh[1]}),
-      node.builder.getDenseI64ArrayAttr({1, 1}),
-      node.builder.getDenseI64ArrayAttr(dilation), TypeAttr::get(elementType));
-  result = createTosaSlice(node, result, {0, cropStart[0], cropStart[1], 0},
-                           {batch, out[0], out[1], outChannels});
-  node.setOutput(0, createTosaTranspose(node, result, {0, 3, 1, 2}));
+  x = insertZerosBetween(node, x, attributes->stride, grouped ? 2 : 1);
+  node.setOutput(
+      0, grouped ? createGroupedConvTranspose(node, x, weight, groups,
+                                              attributes->dilation, *window)
+                 : createTosaConvTranspose(node, x, weight,
+                                           attributes->dilation, *window));
   return success();
 }
 

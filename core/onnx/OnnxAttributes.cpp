@@ -146,64 +146,61 @@ static void decodeRaw(const std::string &raw, HostTensor &result) {
   }
 }
 
-std::optional<HostTensor> decodeTensor(const TensorProto &tensor,
-                                       std::string &error) {
+/// Reads the typed repeated field that holds `result.dataType`'s values.
+static void decodeTypedFields(const TensorProto &tensor, HostTensor &result) {
+  switch (result.dataType) {
+  case TensorProto::FLOAT:
+    result.floats.assign(tensor.float_data().begin(),
+                         tensor.float_data().end());
+    break;
+  case TensorProto::DOUBLE:
+    result.floats.assign(tensor.double_data().begin(),
+                         tensor.double_data().end());
+    break;
+  case TensorProto::FLOAT16:
+  case TensorProto::BFLOAT16:
+    for (int32_t bits : tensor.int32_data())
+      result.floats.push_back(
+          halfBitsToDouble(result.dataType, static_cast<uint16_t>(bits)));
+    break;
+  case TensorProto::INT64:
+    result.ints.assign(tensor.int64_data().begin(), tensor.int64_data().end());
+    break;
+  case TensorProto::UINT32:
+  case TensorProto::UINT64:
+    for (uint64_t value : tensor.uint64_data())
+      result.ints.push_back(static_cast<int64_t>(value));
+    break;
+  default: // BOOL, INT8/16/32, UINT8/16 live in int32_data.
+    result.ints.assign(tensor.int32_data().begin(), tensor.int32_data().end());
+    break;
+  }
+}
+
+llvm::Expected<HostTensor> decodeTensor(const TensorProto &tensor) {
   HostTensor result;
   result.dataType = tensor.data_type();
   for (int64_t dim : tensor.dims())
     result.shape.push_back(dim);
-  if (rawElementSize(result.dataType) == 0) {
-    error = "tensor '" + tensor.name() + "' has unsupported data type " +
-            TensorProto::DataType_Name(
-                static_cast<TensorProto::DataType>(result.dataType));
-    return std::nullopt;
-  }
-  if (!hasInlineData(tensor)) {
-    error = "tensor '" + tensor.name() + "' carries no data";
-    return std::nullopt;
-  }
+  if (rawElementSize(result.dataType) == 0)
+    return llvm::createStringError(
+        "tensor '" + tensor.name() + "' has unsupported data type " +
+        TensorProto::DataType_Name(
+            static_cast<TensorProto::DataType>(result.dataType)));
+  if (!hasInlineData(tensor))
+    return llvm::createStringError("tensor '" + tensor.name() +
+                                   "' carries no data");
 
-  if (tensor.has_raw_data()) {
+  if (tensor.has_raw_data())
     decodeRaw(tensor.raw_data(), result);
-  } else {
-    switch (result.dataType) {
-    case TensorProto::FLOAT:
-      result.floats.assign(tensor.float_data().begin(),
-                           tensor.float_data().end());
-      break;
-    case TensorProto::DOUBLE:
-      result.floats.assign(tensor.double_data().begin(),
-                           tensor.double_data().end());
-      break;
-    case TensorProto::FLOAT16:
-    case TensorProto::BFLOAT16:
-      for (int32_t bits : tensor.int32_data())
-        result.floats.push_back(
-            halfBitsToDouble(result.dataType, static_cast<uint16_t>(bits)));
-      break;
-    case TensorProto::INT64:
-      result.ints.assign(tensor.int64_data().begin(),
-                         tensor.int64_data().end());
-      break;
-    case TensorProto::UINT32:
-    case TensorProto::UINT64:
-      for (uint64_t value : tensor.uint64_data())
-        result.ints.push_back(static_cast<int64_t>(value));
-      break;
-    default: // BOOL, INT8/16/32, UINT8/16 live in int32_data.
-      result.ints.assign(tensor.int32_data().begin(),
-                         tensor.int32_data().end());
-      break;
-    }
-  }
+  else
+    decodeTypedFields(tensor, result);
 
   size_t count = result.isFloat() ? result.floats.size() : result.ints.size();
-  if (static_cast<int64_t>(count) != result.numElements()) {
-    error = ("tensor '" + tensor.name() + "' holds " + llvm::Twine(count) +
-             " values but its shape needs " + llvm::Twine(result.numElements()))
-                .str();
-    return std::nullopt;
-  }
+  if (static_cast<int64_t>(count) != result.numElements())
+    return llvm::createStringError(
+        "tensor '" + tensor.name() + "' holds " + llvm::Twine(count) +
+        " values but its shape needs " + llvm::Twine(result.numElements()));
   return result;
 }
 

@@ -13,6 +13,7 @@
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <optional>
 #include <string>
@@ -47,10 +48,10 @@ bool isFloatDataType(int32_t dataType);
 /// false for stripped or externally stored weights.
 bool hasInlineData(const onnx::TensorProto &tensor);
 
-/// Decodes the values of `tensor`. Fails (with `error` set) for unsupported
-/// data types and when the value count does not match the dims.
-std::optional<HostTensor> decodeTensor(const onnx::TensorProto &tensor,
-                                       std::string &error);
+/// Decodes the values of `tensor`. Fails with a one-line message naming the
+/// tensor for unsupported data types and when the value count does not match
+/// the dims.
+llvm::Expected<HostTensor> decodeTensor(const onnx::TensorProto &tensor);
 
 /// Attribute lookup by name; null when absent.
 const onnx::AttributeProto *findAttribute(const onnx::NodeProto &node,

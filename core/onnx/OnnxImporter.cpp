@@ -49,6 +49,8 @@ private:
   }
   LogicalResult bindInputDims(onnx::GraphProto &graph);
   LogicalResult checkModel();
+  /// Each model input that is not an initializer becomes a `@main` argument.
+  void defineInputs(func::FuncOp func, OnnxGraph &graph);
   LogicalResult defineInitializers(OnnxGraph &graph);
   LogicalResult lowerNodes(OnnxGraph &graph);
   LogicalResult lowerToLinalg(ModuleOp module);
@@ -105,6 +107,28 @@ LogicalResult Importer::bindInputDims(onnx::GraphProto &graph) {
   return success();
 }
 
+/// onnx::checker and onnx::shape_inference report by throwing; their
+/// messages become one-line errors here.
+static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
+  try {
+    onnx::checker::check_model(model);
+  } catch (const std::exception &exception) {
+    return llvm::createStringError("invalid ONNX model: " +
+                                   toOneLine(exception.what()));
+  }
+  try {
+    onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,
+                                                 /*strict_mode=*/1,
+                                                 /*data_prop=*/true);
+    onnx::shape_inference::InferShapes(
+        model, onnx::OpSchemaRegistry::Instance(), inferenceOptions);
+  } catch (const std::exception &exception) {
+    return llvm::createStringError("ONNX shape inference failed: " +
+                                   toOneLine(exception.what()));
+  }
+  return llvm::Error::success();
+}
+
 LogicalResult Importer::checkModel() {
   // The checker insists every initializer carries data; stripped weights are
   // declared as graph inputs instead, which checks and infers the same.
@@ -129,21 +153,28 @@ LogicalResult Importer::checkModel() {
 
   if (failed(bindInputDims(graph)))
     return failure();
-  try {
-    onnx::checker::check_model(model);
-  } catch (const std::exception &exception) {
-    return error("invalid ONNX model: " + toOneLine(exception.what()));
-  }
-  try {
-    onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,
-                                                 /*strict_mode=*/1,
-                                                 /*data_prop=*/true);
-    onnx::shape_inference::InferShapes(
-        model, onnx::OpSchemaRegistry::Instance(), inferenceOptions);
-  } catch (const std::exception &exception) {
-    return error("ONNX shape inference failed: " + toOneLine(exception.what()));
-  }
+  if (llvm::Error checked = checkAndInferShapes(model))
+    return error(llvm::toString(std::move(checked)));
   return success();
+}
+
+void Importer::defineInputs(func::FuncOp func, OnnxGraph &graph) {
+  for (const onnx::ValueInfoProto &input : model.graph().input()) {
+    if (initializerNames.contains(input.name()))
+      continue;
+    const onnx::TypeProto_Tensor &tensorType = input.type().tensor_type();
+    SmallVector<int64_t> shape;
+    for (const onnx::TensorShapeProto_Dimension &dim : tensorType.shape().dim())
+      shape.push_back(dim.dim_value());
+    OnnxValue value;
+    value.type = RankedTensorType::get(
+        shape, convertDataType(&context, tensorType.elem_type()));
+    Location loc =
+        NameLoc::get(StringAttr::get(&context, input.name()), fileLoc);
+    (void)func.insertArgument(func.getNumArguments(), value.type, {}, loc);
+    value.value = func.getArgument(func.getNumArguments() - 1);
+    graph.define(input.name(), std::move(value));
+  }
 }
 
 /// How an initializer enters the import: its data on the host when it is a
@@ -174,10 +205,12 @@ LogicalResult Importer::defineInitializers(OnnxGraph &graph) {
     // Only small tensors are decoded: large ones are weights, used as
     // parameters without their values.
     if (hasData && type.getNumElements() <= kMaxHostIntegerElements) {
-      std::string message;
-      data = decodeTensor(tensor, message);
-      if (!data)
-        return error("initializer " + message.substr(strlen("tensor ")));
+      llvm::Expected<HostTensor> decoded = decodeTensor(tensor);
+      if (!decoded)
+        return error(
+            "initializer " +
+            llvm::toString(decoded.takeError()).substr(strlen("tensor ")));
+      data = std::move(*decoded);
     }
     graph.define(tensor.name(),
                  initializerValue(tensor, std::move(data), type));
@@ -248,10 +281,9 @@ LogicalResult Importer::lowerToLinalg(ModuleOp module) {
 }
 
 FailureOr<OwningOpRef<ModuleOp>> Importer::run() {
-  std::string message;
-  std::optional<onnx::ModelProto> parsed = readOnnxModel(path, message);
+  llvm::Expected<onnx::ModelProto> parsed = readOnnxModel(path);
   if (!parsed) {
-    (void)error(message);
+    (void)error(llvm::toString(parsed.takeError()));
     return failure();
   }
   model = std::move(*parsed);
@@ -269,21 +301,7 @@ FailureOr<OwningOpRef<ModuleOp>> Importer::run() {
   func.addEntryBlock();
   OnnxGraph graph(func, path, model);
 
-  for (const onnx::ValueInfoProto &input : model.graph().input()) {
-    if (initializerNames.contains(input.name()))
-      continue;
-    const onnx::TypeProto_Tensor &tensorType = input.type().tensor_type();
-    SmallVector<int64_t> shape;
-    for (const onnx::TensorShapeProto_Dimension &dim : tensorType.shape().dim())
-      shape.push_back(dim.dim_value());
-    OnnxValue value;
-    value.type = RankedTensorType::get(
-        shape, convertDataType(&context, tensorType.elem_type()));
-    Location loc = NameLoc::get(builder.getStringAttr(input.name()), fileLoc);
-    (void)func.insertArgument(func.getNumArguments(), value.type, {}, loc);
-    value.value = func.getArgument(func.getNumArguments() - 1);
-    graph.define(input.name(), std::move(value));
-  }
+  defineInputs(func, graph);
   if (failed(defineInitializers(graph)) || failed(lowerNodes(graph)))
     return failure();
 

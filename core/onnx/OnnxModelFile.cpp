@@ -61,42 +61,40 @@ static void declareStrippedInitializers(onnx::GraphProto &graph) {
   graph.mutable_value_info()->Swap(&kept);
 }
 
-std::optional<onnx::ModelProto> readOnnxModel(llvm::StringRef path,
-                                              std::string &error) {
+/// Parses ONNX's text syntax, whose parser reports most errors by status but
+/// throws on some (e.g. out-of-range numbers).
+static llvm::Expected<onnx::ModelProto> parseOnnxText(llvm::StringRef text) {
+  onnx::ModelProto model;
+  try {
+    onnx::OnnxParser parser(text.data());
+    onnx::Status status = parser.Parse(model);
+    if (!status.IsOK())
+      return llvm::createStringError("cannot parse ONNX text: " +
+                                     toOneLine(status.ErrorMessage()));
+  } catch (const std::exception &exception) {
+    return llvm::createStringError("cannot parse ONNX text: " +
+                                   toOneLine(exception.what()));
+  }
+  declareStrippedInitializers(*model.mutable_graph());
+  return model;
+}
+
+llvm::Expected<onnx::ModelProto> readOnnxModel(llvm::StringRef path) {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
       readInputFile(path, /*isText=*/false);
-  if (!file) {
-    error = "cannot read model: " + llvm::toString(file.takeError());
-    return std::nullopt;
-  }
+  if (!file)
+    return llvm::createStringError("cannot read model: " +
+                                   llvm::toString(file.takeError()));
   llvm::StringRef contents = (*file)->getBuffer();
+  if (path.ends_with(".onnxtxt"))
+    return parseOnnxText(contents);
+
   onnx::ModelProto model;
-
-  if (path.ends_with(".onnxtxt")) {
-    // The parser reports most errors by status but throws on some (e.g.
-    // out-of-range numbers).
-    try {
-      onnx::OnnxParser parser(contents.data());
-      onnx::Status status = parser.Parse(model);
-      if (!status.IsOK()) {
-        error = "cannot parse ONNX text: " + toOneLine(status.ErrorMessage());
-        return std::nullopt;
-      }
-    } catch (const std::exception &exception) {
-      error = "cannot parse ONNX text: " + toOneLine(exception.what());
-      return std::nullopt;
-    }
-    declareStrippedInitializers(*model.mutable_graph());
-    return model;
-  }
-
   if (contents.size() > INT_MAX ||
-      !model.ParseFromArray(contents.data(),
-                            static_cast<int>(contents.size()))) {
-    error = "not a valid ONNX model (protobuf parsing failed: truncated or "
-            "not an ONNX file)";
-    return std::nullopt;
-  }
+      !model.ParseFromArray(contents.data(), static_cast<int>(contents.size())))
+    return llvm::createStringError(
+        "not a valid ONNX model (protobuf parsing failed: truncated or "
+        "not an ONNX file)");
   return model;
 }
 

@@ -16,16 +16,15 @@
 #include "onnx/onnx_pb.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
-#include <optional>
 #include <string>
 
 namespace dispatchlab::onnx_import {
 
-/// Parses the model at `path`; on failure returns nullopt with a one-line
-/// `error`. No validation beyond parsing.
-std::optional<onnx::ModelProto> readOnnxModel(llvm::StringRef path,
-                                              std::string &error);
+/// Parses the model at `path`; fails with a one-line message. No validation
+/// beyond parsing.
+llvm::Expected<onnx::ModelProto> readOnnxModel(llvm::StringRef path);
 
 /// Whether `path` names a model this importer reads (.onnx or .onnxtxt).
 bool isOnnxPath(llvm::StringRef path);

@@ -305,51 +305,48 @@ static LogicalResult lowerSplit(OnnxNode &node) {
   return success();
 }
 
-static LogicalResult lowerGather(OnnxNode &node) {
+/// Gather of host data and indices, folded at import into a `shape` tensor.
+static LogicalResult foldGather(OnnxNode &node, int64_t axis,
+                                ArrayRef<int64_t> shape) {
+  ArrayRef<int64_t> dataShape = node.getInputShape(0);
+  const HostTensor &data = *node.getInput(0).host;
+  const HostTensor &indices = *node.getInput(1).host;
+  HostTensor result;
+  result.dataType = data.dataType;
+  result.shape.assign(shape.begin(), shape.end());
+  int64_t axisSize = dataShape[axis];
+  int64_t outer = product(dataShape.take_front(axis));
+  int64_t inner = product(dataShape.drop_front(axis + 1));
+  for (int64_t o = 0; o < outer; ++o) {
+    for (int64_t k = 0, e = indices.numElements(); k < e; ++k) {
+      int64_t index = indices.getInt(k);
+      if (index < 0)
+        index += axisSize;
+      if (index < 0 || index >= axisSize)
+        return node.fail("index " + Twine(indices.getInt(k)) +
+                         " is out of range");
+      for (int64_t i = 0; i < inner; ++i)
+        result.append(data, (o * axisSize + index) * inner + i);
+    }
+  }
+  node.setHostOutput(0, std::move(result));
+  return success();
+}
+
+/// out[pre, idx, post] = data[pre, indices[idx], post] as a linalg.generic
+/// over the output, negative indices counted from the end.
+static Value createGather(OnnxNode &node, int64_t axis,
+                          ArrayRef<int64_t> shape) {
   ArrayRef<int64_t> dataShape = node.getInputShape(0);
   ArrayRef<int64_t> indexShape = node.getInputShape(1);
-  FailureOr<int64_t> axis =
-      node.normalizeAxis(node.getInt("axis", 0), dataShape.size());
-  if (failed(axis))
-    return failure();
-  SmallVector<int64_t> shape(dataShape.take_front(*axis));
-  llvm::append_range(shape, indexShape);
-  llvm::append_range(shape, dataShape.drop_front(*axis + 1));
-  int64_t axisSize = dataShape[*axis];
-
-  if (node.allInputsFoldable()) {
-    const HostTensor &data = *node.getInput(0).host;
-    const HostTensor &indices = *node.getInput(1).host;
-    HostTensor result;
-    result.dataType = data.dataType;
-    result.shape = shape;
-    int64_t outer = product(dataShape.take_front(*axis));
-    int64_t inner = product(dataShape.drop_front(*axis + 1));
-    for (int64_t o = 0; o < outer; ++o) {
-      for (int64_t k = 0, e = indices.numElements(); k < e; ++k) {
-        int64_t index = indices.getInt(k);
-        if (index < 0)
-          index += axisSize;
-        if (index < 0 || index >= axisSize)
-          return node.fail("index " + Twine(indices.getInt(k)) +
-                           " is out of range");
-        for (int64_t i = 0; i < inner; ++i)
-          result.append(data, (o * axisSize + index) * inner + i);
-      }
-    }
-    node.setHostOutput(0, std::move(result));
-    return success();
-  }
-
-  // out[pre, idx, post] = data[pre, indices[idx], post], negative indices
-  // counted from the end.
+  int64_t axisSize = dataShape[axis];
   Value data = node.getInputValue(0);
   Value indices = node.getInputValue(1);
   MLIRContext *context = node.graph.getContext();
   unsigned rank = shape.size();
   SmallVector<AffineExpr> indexExprs;
   for (unsigned i = 0; i < indexShape.size(); ++i)
-    indexExprs.push_back(getAffineDimExpr(*axis + i, context));
+    indexExprs.push_back(getAffineDimExpr(axis + i, context));
   SmallVector<AffineMap> maps = {
       AffineMap::get(rank, 0, indexExprs, context),
       AffineMap::getMultiDimIdentityMap(rank, context)};
@@ -371,9 +368,9 @@ static LogicalResult lowerGather(OnnxNode &node) {
         index = arith::SelectOp::create(b, loc, negative, wrapped, index);
         SmallVector<Value> position;
         for (int64_t d = 0; d < static_cast<int64_t>(dataShape.size()); ++d) {
-          if (d < *axis)
+          if (d < axis)
             position.push_back(linalg::IndexOp::create(b, loc, d));
-          else if (d == *axis)
+          else if (d == axis)
             position.push_back(index);
           else
             position.push_back(
@@ -382,7 +379,22 @@ static LogicalResult lowerGather(OnnxNode &node) {
         Value element = tensor::ExtractOp::create(b, loc, data, position);
         linalg::YieldOp::create(b, loc, element);
       });
-  node.setOutput(0, generic.getResult(0));
+  return generic.getResult(0);
+}
+
+static LogicalResult lowerGather(OnnxNode &node) {
+  ArrayRef<int64_t> dataShape = node.getInputShape(0);
+  ArrayRef<int64_t> indexShape = node.getInputShape(1);
+  FailureOr<int64_t> axis =
+      node.normalizeAxis(node.getInt("axis", 0), dataShape.size());
+  if (failed(axis))
+    return failure();
+  SmallVector<int64_t> shape(dataShape.take_front(*axis));
+  llvm::append_range(shape, indexShape);
+  llvm::append_range(shape, dataShape.drop_front(*axis + 1));
+  if (node.allInputsFoldable())
+    return foldGather(node, *axis, shape);
+  node.setOutput(0, createGather(node, *axis, shape));
   return success();
 }
 
@@ -507,16 +519,14 @@ static LogicalResult lowerConstant(OnnxNode &node) {
       result.parameter = node.proto.output(0);
       // Small ones keep their data, as initializers do, for operands that
       // must be known at import (Resize scales).
-      std::string error;
       if (count <= 1024)
-        result.host = decodeTensor(tensor, error);
+        result.host = llvm::expectedToOptional(decodeTensor(tensor));
       node.setOutput(0, std::move(result));
       return success();
     }
-    std::string error;
-    std::optional<HostTensor> data = decodeTensor(value->t(), error);
+    llvm::Expected<HostTensor> data = decodeTensor(value->t());
     if (!data)
-      return node.fail(error);
+      return node.fail(llvm::toString(data.takeError()));
     node.setHostOutput(0, std::move(*data));
     return success();
   }
@@ -551,8 +561,8 @@ static LogicalResult lowerConstantOfShape(OnnxNode &node) {
   HostTensor element;
   element.floats = {0.0};
   if (const onnx::AttributeProto *value = findAttribute(node.proto, "value")) {
-    std::string error;
-    std::optional<HostTensor> data = decodeTensor(value->t(), error);
+    std::optional<HostTensor> data =
+        llvm::expectedToOptional(decodeTensor(value->t()));
     if (!data || data->numElements() != 1)
       return node.fail("value must be a one-element tensor");
     element = std::move(*data);

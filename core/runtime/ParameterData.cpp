@@ -60,9 +60,11 @@ public:
     if (!onnx_import::hasInlineData(*tensor))
       return fail("initializer '" + name.str() +
                   "' carries no data (stripped weights)");
-    std::optional<HostTensor> host = onnx_import::decodeTensor(*tensor, error);
-    if (!host)
+    llvm::Expected<HostTensor> host = onnx_import::decodeTensor(*tensor);
+    if (!host) {
+      error = llvm::toString(host.takeError());
       return std::nullopt;
+    }
     Value value;
     value.shape.assign(host->shape.begin(), host->shape.end());
     for (int64_t i = 0, e = host->numElements(); i < e; ++i)
@@ -317,10 +319,11 @@ ParameterData::~ParameterData() = default;
 std::optional<ParameterData> ParameterData::open(llvm::StringRef path,
                                                  std::string &error) {
   auto model = std::make_unique<Model>();
-  std::optional<onnx::ModelProto> proto =
-      onnx_import::readOnnxModel(path, error);
-  if (!proto)
+  llvm::Expected<onnx::ModelProto> proto = onnx_import::readOnnxModel(path);
+  if (!proto) {
+    error = llvm::toString(proto.takeError());
     return std::nullopt;
+  }
   model->proto = std::move(*proto);
   for (const onnx::TensorProto &tensor : model->proto.graph().initializer())
     model->initializers[tensor.name()] = &tensor;

@@ -32,10 +32,10 @@ static cl::opt<bool>
 int main(int argc, char **argv) {
   llvm::InitLLVM initLLVM(argc, argv);
   cl::ParseCommandLineOptions(argc, argv, "text ONNX to binary ONNX\n");
-  std::string error;
-  std::optional<onnx::ModelProto> model = readOnnxModel(inputPath, error);
+  llvm::Expected<onnx::ModelProto> model = readOnnxModel(inputPath);
   if (!model) {
-    llvm::WithColor::error(llvm::errs(), inputPath) << error << "\n";
+    llvm::WithColor::error(llvm::errs(), inputPath)
+        << llvm::toString(model.takeError()) << "\n";
     return 1;
   }
   if (stripWeights)

@@ -20,9 +20,8 @@ TEST(OnnxAttributes, DecodesRawInt64Exactly) {
   int64_t values[2] = {INT64_MAX, -3};
   tensor.set_raw_data(
       std::string(reinterpret_cast<const char *>(values), sizeof(values)));
-  std::string error;
-  std::optional<HostTensor> decoded = decodeTensor(tensor, error);
-  ASSERT_TRUE(decoded) << error;
+  llvm::Expected<HostTensor> decoded = decodeTensor(tensor);
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
   EXPECT_FALSE(decoded->isFloat());
   EXPECT_EQ(decoded->getInt(0), INT64_MAX);
   EXPECT_EQ(decoded->getInt(1), -3);
@@ -34,9 +33,8 @@ TEST(OnnxAttributes, DecodesFloat16Bits) {
   tensor.add_dims(2);
   tensor.add_int32_data(0x3C00); // 1.0
   tensor.add_int32_data(0xC000); // -2.0
-  std::string error;
-  std::optional<HostTensor> decoded = decodeTensor(tensor, error);
-  ASSERT_TRUE(decoded) << error;
+  llvm::Expected<HostTensor> decoded = decodeTensor(tensor);
+  ASSERT_TRUE(bool(decoded)) << llvm::toString(decoded.takeError());
   EXPECT_EQ(decoded->getDouble(0), 1.0);
   EXPECT_EQ(decoded->getDouble(1), -2.0);
 }
@@ -47,9 +45,10 @@ TEST(OnnxAttributes, RejectsValueCountMismatch) {
   tensor.set_data_type(TensorProto::FLOAT);
   tensor.add_dims(3);
   tensor.add_float_data(1.0f);
-  std::string error;
-  EXPECT_FALSE(decodeTensor(tensor, error));
-  EXPECT_EQ(error, "tensor 'w' holds 1 values but its shape needs 3");
+  llvm::Expected<HostTensor> decoded = decodeTensor(tensor);
+  ASSERT_FALSE(bool(decoded));
+  EXPECT_EQ(llvm::toString(decoded.takeError()),
+            "tensor 'w' holds 1 values but its shape needs 3");
 }
 
 TEST(OnnxAttributes, StrippedAndExternalTensorsHaveNoData) {
@@ -81,6 +80,14 @@ TEST(OnnxAttributes, ReadsAttributesWithDefaults) {
   EXPECT_EQ(getFloatAttribute(node, "alpha", 1.0f), 0.25f);
   EXPECT_EQ(getIntAttribute(node, "group", 1), 1);
   EXPECT_EQ(getStringAttribute(node, "auto_pad", "NOTSET"), "NOTSET");
+}
+
+TEST(OnnxModelFile, ReportsAnUnreadableFile) {
+  llvm::Expected<onnx::ModelProto> model =
+      readOnnxModel("/nonexistent/model.onnx");
+  ASSERT_FALSE(bool(model));
+  EXPECT_EQ(llvm::toString(model.takeError()),
+            "cannot read model: No such file or directory");
 }
 
 TEST(OnnxModelFile, JoinsMessagesIntoOneLine) {
