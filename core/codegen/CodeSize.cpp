@@ -8,23 +8,19 @@
 
 namespace dispatchlab {
 
-std::optional<int64_t> measureCodeSize(mlir::ExecutionEngine &engine,
-                                       std::string &error) {
+llvm::Expected<int64_t> measureCodeSize(mlir::ExecutionEngine &engine) {
   llvm::SmallString<128> path;
   if (std::error_code ec =
-          llvm::sys::fs::createTemporaryFile("dispatchlab-jit", "o", path)) {
-    error = "cannot create a temporary object file: " + ec.message();
-    return std::nullopt;
-  }
+          llvm::sys::fs::createTemporaryFile("dispatchlab-jit", "o", path))
+    return llvm::createStringError("cannot create a temporary object file: " +
+                                   llvm::Twine(ec.message()));
   llvm::FileRemover remover(path);
   engine.dumpToObjectFile(path);
   llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> object =
       llvm::object::ObjectFile::createObjectFile(path);
-  if (!object) {
-    error = "cannot read the JIT's object code: " +
-            llvm::toString(object.takeError());
-    return std::nullopt;
-  }
+  if (!object)
+    return llvm::createStringError("cannot read the JIT's object code: " +
+                                   llvm::toString(object.takeError()));
   int64_t bytes = 0;
   for (const llvm::object::SectionRef &section :
        object->getBinary()->sections())

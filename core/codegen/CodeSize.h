@@ -4,10 +4,9 @@
 #define DISPATCHLAB_CORE_CODEGEN_CODESIZE_H
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 
 namespace dispatchlab {
 
@@ -16,8 +15,7 @@ namespace dispatchlab {
 /// created with ExecutionEngineOptions::enableObjectDump, which keeps that
 /// object; it is read back through a temporary file, the only way the
 /// engine exposes it.
-std::optional<int64_t> measureCodeSize(mlir::ExecutionEngine &engine,
-                                       std::string &error);
+llvm::Expected<int64_t> measureCodeSize(mlir::ExecutionEngine &engine);
 
 } // namespace dispatchlab
 

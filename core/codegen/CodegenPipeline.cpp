@@ -443,10 +443,9 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
     return failure();
   compiled.engine = std::move(*engine);
   compiled.jitSeconds = secondsSince(start);
-  std::string error;
-  std::optional<int64_t> codeSize = measureCodeSize(*compiled.engine, error);
+  llvm::Expected<int64_t> codeSize = measureCodeSize(*compiled.engine);
   if (!codeSize)
-    return module.emitError(error);
+    return module.emitError(llvm::toString(codeSize.takeError()));
   compiled.codeSizeBytes = *codeSize;
   return compiled;
 }

@@ -2,12 +2,15 @@
 
 #include "core/runtime/LatencyBenchmark.h"
 
+#include "core/support/Timing.h"
+
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <numeric>
+#include <string>
 
 namespace dispatchlab {
 
@@ -75,63 +78,88 @@ void initializeBenchmarkLibrary() {
   }();
   (void)initialized;
 }
-} // namespace
 
-std::optional<LatencyMeasurement>
-measureLatency(llvm::function_ref<bool(std::string &)> call,
-               unsigned repetitions, double minWarmupSeconds,
-               std::string &error) {
-  initializeBenchmarkLibrary();
-  LatencyMeasurement measurement;
-  // The first repetition is the warm-up: untimed calls before its loop, then
-  // one timed call that is dropped, since the library's timing code runs
-  // for the first time in it (page faults in its code added microseconds).
-  // MinWarmUpTime cannot be combined with a fixed iteration count.
-  auto warmUp = [&] {
+/// The body of the benchmark: the warm-up in the first repetition, then one
+/// call per iteration. The library's callback can only flag a failure, so
+/// the first call's error is kept here, as text.
+class ModelCallLoop {
+public:
+  ModelCallLoop(llvm::function_ref<llvm::Error()> call, double minWarmupSeconds,
+                LatencyMeasurement &measurement)
+      : call(call), minWarmupSeconds(minWarmupSeconds),
+        measurement(measurement) {}
+
+  void run(benchmark::State &state) {
+    if (measurement.warmupCalls == 0 && error.empty() && !warmUp()) {
+      state.SkipWithError("warm-up failed");
+      return;
+    }
+    for (auto _ : state) {
+      if (error.empty() && callOnce())
+        continue;
+      state.SkipWithError("model call failed");
+      break;
+    }
+  }
+
+  /// The first call's error; empty while the calls succeed.
+  std::string error;
+
+private:
+  bool callOnce() {
+    llvm::Error failure = call();
+    if (!failure)
+      return true;
+    error = llvm::toString(std::move(failure));
+    return false;
+  }
+
+  // Untimed calls before the repetition's loop, whose one timed call is
+  // then dropped: the library's timing code runs for the first time in it
+  // (page faults in its code added microseconds). MinWarmUpTime cannot be
+  // combined with a fixed iteration count.
+  bool warmUp() {
     auto start = std::chrono::steady_clock::now();
     do {
-      if (!call(error))
+      if (!callOnce())
         return false;
       ++measurement.warmupCalls;
-      measurement.warmupSeconds = std::chrono::duration<double>(
-                                      std::chrono::steady_clock::now() - start)
-                                      .count();
+      measurement.warmupSeconds = secondsSince(start);
     } while (measurement.warmupSeconds < minWarmupSeconds);
     return true;
-  };
+  }
 
+  llvm::function_ref<llvm::Error()> call;
+  double minWarmupSeconds;
+  LatencyMeasurement &measurement;
+};
+} // namespace
+
+llvm::Expected<LatencyMeasurement>
+measureLatency(llvm::function_ref<llvm::Error()> call, unsigned repetitions,
+               double minWarmupSeconds) {
+  initializeBenchmarkLibrary();
+  LatencyMeasurement measurement;
+  ModelCallLoop loop(call, minWarmupSeconds, measurement);
   constexpr const char *kName = "dispatchlab_model";
-  benchmark::RegisterBenchmark(kName,
-                               [&](benchmark::State &state) {
-                                 if (measurement.warmupCalls == 0 &&
-                                     error.empty() && !warmUp()) {
-                                   state.SkipWithError("warm-up failed");
-                                   return;
-                                 }
-                                 for (auto _ : state) {
-                                   if (error.empty() && call(error))
-                                     continue;
-                                   state.SkipWithError("model call failed");
-                                   break;
-                                 }
-                               })
+  // The first repetition is the warm-up (ModelCallLoop::warmUp).
+  benchmark::RegisterBenchmark(
+      kName, [&](benchmark::State &state) { loop.run(state); })
       ->Iterations(1)
       ->Repetitions(repetitions + 1)
       ->UseRealTime();
   SampleReporter reporter;
   benchmark::RunSpecifiedBenchmarks(&reporter, std::string("^") + kName);
   benchmark::ClearRegisteredBenchmarks();
-  if (reporter.failed || !error.empty()) {
-    if (error.empty())
-      error = "the benchmark library reported an error";
-    return std::nullopt;
-  }
-  if (reporter.samples.size() != repetitions) {
-    error = "the benchmark library reported " +
-            std::to_string(reporter.samples.size()) + " samples for " +
-            std::to_string(repetitions) + " repetitions";
-    return std::nullopt;
-  }
+  if (!loop.error.empty())
+    return llvm::createStringError(loop.error);
+  if (reporter.failed)
+    return llvm::createStringError("the benchmark library reported an error");
+  if (reporter.samples.size() != repetitions)
+    return llvm::createStringError("the benchmark library reported " +
+                                   llvm::Twine(reporter.samples.size()) +
+                                   " samples for " + llvm::Twine(repetitions) +
+                                   " repetitions");
   measurement.samplesSeconds = std::move(reporter.samples);
   measurement.stats = summarizeLatencies(measurement.samplesSeconds);
   return measurement;

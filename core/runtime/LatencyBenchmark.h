@@ -12,10 +12,9 @@
 #define DISPATCHLAB_CORE_RUNTIME_LATENCYBENCHMARK_H
 
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace dispatchlab {
@@ -42,12 +41,11 @@ struct LatencyMeasurement {
 
 /// Calls `call` at least once and until `minWarmupSeconds` have passed, then
 /// takes `repetitions` samples of one call each (plus one dropped: the
-/// library's first timed call). `call` returns false with
-/// its error to abort; the first error is returned in `error`.
-std::optional<LatencyMeasurement>
-measureLatency(llvm::function_ref<bool(std::string &)> call,
-               unsigned repetitions, double minWarmupSeconds,
-               std::string &error);
+/// library's first timed call). An error from `call` aborts the
+/// measurement, which fails with that first error.
+llvm::Expected<LatencyMeasurement>
+measureLatency(llvm::function_ref<llvm::Error()> call, unsigned repetitions,
+               double minWarmupSeconds);
 
 } // namespace dispatchlab
 

@@ -53,63 +53,73 @@ static HostArray makeRandom(const TensorSignature &input, uint64_t seed) {
   return array;
 }
 
-std::optional<ModelInputs>
+/// Random weights in [-1, 1] grow activations by ~sqrt(fan-in) per layer
+/// until deep models overflow to NaN in every variant, which makes their
+/// comparison vacuous; scaled by 1/sqrt(fan-in) (elements over the largest
+/// dim: the output channels or features), they stay finite.
+static void scaleByFanIn(HostArray &weight) {
+  if (weight.numElements() == 0)
+    return;
+  int64_t fanIn = weight.numElements() / *llvm::max_element(weight.shape);
+  for (int64_t i = 0, e = weight.numElements(); i < e; ++i)
+    weight.setDouble(i, weight.getDouble(i) / std::sqrt(double(fanIn)));
+}
+
+/// Appends the array for `input` to `arrays` (see makeInputs), saying where
+/// its values came from.
+static llvm::Expected<InputSource>
+appendInput(const TensorSignature &input,
+            const std::map<std::string, HostArray> &files,
+            const ParameterData *parameters, uint64_t seed,
+            std::vector<HostArray> &arrays) {
+  if (input.packedResult) {
+    arrays.emplace_back(input.type, input.shape);
+    return InputSource::Packed;
+  }
+  auto file = files.find(input.name);
+  if (file != files.end()) {
+    if (file->second.type != input.type || file->second.shape != input.shape)
+      return llvm::createStringError(
+          "input '" + input.name + "' is " + describe(input.type, input.shape) +
+          " but the file holds " +
+          describe(file->second.type, file->second.shape));
+    arrays.push_back(file->second);
+    return InputSource::File;
+  }
+  bool isParameter = !input.parameter.empty() || !input.parameterExpr.empty();
+  if (isParameter && parameters) {
+    llvm::Expected<HostArray> value = parameters->evaluate(
+        input.parameter, input.parameterExpr, input.type, input.shape);
+    if (!value)
+      return llvm::createStringError("parameter '" + input.name +
+                                     "': " + llvm::toString(value.takeError()));
+    arrays.push_back(std::move(*value));
+    return InputSource::Parameter;
+  }
+  arrays.push_back(makeRandom(input, seed));
+  if (isParameter && input.shape.size() >= 2)
+    scaleByFanIn(arrays.back());
+  return InputSource::Random;
+}
+
+llvm::Expected<ModelInputs>
 makeInputs(const CompiledModel &model,
            const std::map<std::string, HostArray> &files,
-           const ParameterData *parameters, uint64_t seed, std::string &error) {
+           const ParameterData *parameters, uint64_t seed) {
   for (const auto &[name, array] : files)
     if (llvm::none_of(model.inputs, [&](const TensorSignature &input) {
           return input.name == name;
-        })) {
-      error = "--input names '" + name + "', which is no input of the model";
-      return std::nullopt;
-    }
+        }))
+      return llvm::createStringError("--input names '" + name +
+                                     "', which is no input of the model");
 
   ModelInputs result;
   for (auto [index, input] : llvm::enumerate(model.inputs)) {
-    if (input.packedResult) {
-      result.arrays.emplace_back(input.type, input.shape);
-      result.sources.push_back(InputSource::Packed);
-      continue;
-    }
-    auto file = files.find(input.name);
-    if (file != files.end()) {
-      if (file->second.type != input.type ||
-          file->second.shape != input.shape) {
-        error = "input '" + input.name + "' is " +
-                describe(input.type, input.shape) + " but the file holds " +
-                describe(file->second.type, file->second.shape);
-        return std::nullopt;
-      }
-      result.arrays.push_back(file->second);
-      result.sources.push_back(InputSource::File);
-      continue;
-    }
-    bool isParameter = !input.parameter.empty() || !input.parameterExpr.empty();
-    if (isParameter && parameters) {
-      std::optional<HostArray> value = parameters->evaluate(
-          input.parameter, input.parameterExpr, input.type, input.shape, error);
-      if (!value) {
-        error = "parameter '" + input.name + "': " + error;
-        return std::nullopt;
-      }
-      result.arrays.push_back(std::move(*value));
-      result.sources.push_back(InputSource::Parameter);
-      continue;
-    }
-    result.arrays.push_back(makeRandom(input, seed + index));
-    // Random weights in [-1, 1] grow activations by ~sqrt(fan-in) per layer
-    // until deep models overflow to NaN in every variant, which makes their
-    // comparison vacuous; scaled by 1/sqrt(fan-in) (elements over the
-    // largest dim: the output channels or features), they stay finite.
-    if (isParameter && input.shape.size() >= 2) {
-      int64_t fanIn =
-          result.arrays.back().numElements() / *llvm::max_element(input.shape);
-      for (int64_t i = 0, e = result.arrays.back().numElements(); i < e; ++i)
-        result.arrays.back().setDouble(i, result.arrays.back().getDouble(i) /
-                                              std::sqrt(double(fanIn)));
-    }
-    result.sources.push_back(InputSource::Random);
+    llvm::Expected<InputSource> source =
+        appendInput(input, files, parameters, seed + index, result.arrays);
+    if (!source)
+      return source.takeError();
+    result.sources.push_back(*source);
   }
   return result;
 }
@@ -146,14 +156,13 @@ void **PackedArguments::get() {
 namespace {
 /// Calls the initializer: the weights it reads are in, the packed inputs
 /// out.
-bool runInitializer(const CompiledModel &model, std::vector<HostArray> &inputs,
-                    std::string &error) {
+llvm::Error runInitializer(const CompiledModel &model,
+                           std::vector<HostArray> &inputs) {
   llvm::Expected<void (*)(void **)> function =
       model.engine->lookupPacked(model.initializerSymbol);
-  if (!function) {
-    error = llvm::toString(function.takeError());
-    return false;
-  }
+  // As text: the run's callers handle string errors only.
+  if (!function)
+    return llvm::createStringError(llvm::toString(function.takeError()));
   PackedArguments arguments;
   for (unsigned index : model.initializerArguments)
     arguments.add(inputs[index]);
@@ -165,41 +174,45 @@ bool runInitializer(const CompiledModel &model, std::vector<HostArray> &inputs,
   for (auto [result, index] : packed)
     arguments.add(inputs[index]);
   (*function)(arguments.get());
-  return true;
+  return llvm::Error::success();
+}
+
+/// `inputs` holds at least an array per input of `model`, each of its type
+/// and shape.
+llvm::Error checkInputArrays(const CompiledModel &model,
+                             const std::vector<HostArray> &inputs) {
+  if (inputs.size() < model.inputs.size())
+    return llvm::createStringError(
+        "the model takes " + llvm::Twine(model.inputs.size()) + " inputs, " +
+        llvm::Twine(inputs.size()) + " given");
+  for (auto [input, array] : llvm::zip_first(model.inputs, inputs))
+    if (array.type != input.type || array.shape != input.shape)
+      return llvm::createStringError(
+          "input '" + input.name + "' is " + describe(input.type, input.shape) +
+          " but the array holds " + describe(array.type, array.shape));
+  return llvm::Error::success();
 }
 } // namespace
 
-std::optional<PreparedCall>
+llvm::Expected<PreparedCall>
 PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
-                     std::vector<HostArray> &outputs, std::string &error) {
+                     std::vector<HostArray> &outputs) {
   if (outputs.empty())
     for (const TensorSignature &output : model.outputs)
       outputs.emplace_back(output.type, output.shape);
-  if (inputs.size() < model.inputs.size()) {
-    error = "the model takes " + std::to_string(model.inputs.size()) +
-            " inputs, " + std::to_string(inputs.size()) + " given";
-    return std::nullopt;
-  }
-  for (auto [input, array] : llvm::zip_first(model.inputs, inputs))
-    if (array.type != input.type || array.shape != input.shape) {
-      error = "input '" + input.name + "' is " +
-              describe(input.type, input.shape) + " but the array holds " +
-              describe(array.type, array.shape);
-      return std::nullopt;
-    }
+  if (llvm::Error error = checkInputArrays(model, inputs))
+    return std::move(error);
   PreparedCall call;
   if (!model.initializerSymbol.empty()) {
     auto start = std::chrono::steady_clock::now();
-    if (!runInitializer(model, inputs, error))
-      return std::nullopt;
+    if (llvm::Error error = runInitializer(model, inputs))
+      return std::move(error);
     call.initializerSeconds = secondsSince(start);
   }
   llvm::Expected<void (*)(void **)> function =
       model.engine->lookupPacked(model.entrySymbol);
-  if (!function) {
-    error = llvm::toString(function.takeError());
-    return std::nullopt;
-  }
+  if (!function)
+    return llvm::createStringError(llvm::toString(function.takeError()));
   call.function = *function;
   for (unsigned index = 0; index < model.inputs.size(); ++index)
     call.arguments.add(inputs[index]);
@@ -209,14 +222,15 @@ PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
   return call;
 }
 
-bool invokeModel(const CompiledModel &model, std::vector<HostArray> &inputs,
-                 std::vector<HostArray> &outputs, std::string &error) {
-  std::optional<PreparedCall> call =
-      PreparedCall::create(model, inputs, outputs, error);
+llvm::Error invokeModel(const CompiledModel &model,
+                        std::vector<HostArray> &inputs,
+                        std::vector<HostArray> &outputs) {
+  llvm::Expected<PreparedCall> call =
+      PreparedCall::create(model, inputs, outputs);
   if (!call)
-    return false;
+    return call.takeError();
   (*call)();
-  return true;
+  return llvm::Error::success();
 }
 
 static bool isFloatType(ElementType type) {

@@ -10,12 +10,13 @@
 #ifndef DISPATCHLAB_CORE_RUNTIME_MODELRUNNER_H
 #define DISPATCHLAB_CORE_RUNTIME_MODELRUNNER_H
 
-#include "core/support/Npy.h"
-#include "core/runtime/ParameterData.h"
 #include "core/codegen/CodegenPipeline.h"
+#include "core/runtime/ParameterData.h"
+#include "core/support/Npy.h"
+
+#include "llvm/Support/Error.h"
 
 #include <map>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,12 +36,12 @@ struct ModelInputs {
 /// must match), else the weight from `parameters` for a tagged argument when
 /// `parameters` is given, else pseudo-random values from `seed` (uniform in
 /// [-1, 1) for floats, {0, 1} for integers and bools, so that index inputs
-/// stay in bounds). Fails with `error` naming the input; `files` naming no
-/// input is an error too.
-std::optional<ModelInputs>
+/// stay in bounds). Fails naming the input; `files` naming no input is an
+/// error too.
+llvm::Expected<ModelInputs>
 makeInputs(const CompiledModel &model,
            const std::map<std::string, HostArray> &files,
-           const ParameterData *parameters, uint64_t seed, std::string &error);
+           const ParameterData *parameters, uint64_t seed);
 
 /// Arguments for ExecutionEngine::invokePacked of a function taking memref
 /// descriptors: a pointer to each pointer to a ranked descriptor of an
@@ -67,12 +68,11 @@ public:
   /// Allocates `outputs` when empty and runs the model's initializer, which
   /// fills the packed inputs from the weights. `inputs` may hold more arrays
   /// than the model takes: another variant's packed weights, which follow
-  /// the inputs all variants share. Fails with `error` when an entry point
-  /// is missing or an array does not match its input.
-  static std::optional<PreparedCall> create(const CompiledModel &model,
-                                            std::vector<HostArray> &inputs,
-                                            std::vector<HostArray> &outputs,
-                                            std::string &error);
+  /// the inputs all variants share. Fails when an entry point is missing
+  /// or an array does not match its input.
+  static llvm::Expected<PreparedCall> create(const CompiledModel &model,
+                                             std::vector<HostArray> &inputs,
+                                             std::vector<HostArray> &outputs);
   void operator()() { function(argv); }
   /// Seconds the initializer took in create() (0 without one).
   double getInitializerSeconds() const { return initializerSeconds; }
@@ -88,8 +88,9 @@ private:
 
 /// Calls the model once on `inputs`, writing into `outputs` (allocated here
 /// on first use, reused after).
-bool invokeModel(const CompiledModel &model, std::vector<HostArray> &inputs,
-                 std::vector<HostArray> &outputs, std::string &error);
+llvm::Error invokeModel(const CompiledModel &model,
+                        std::vector<HostArray> &inputs,
+                        std::vector<HostArray> &outputs);
 
 struct Difference {
   double maxAbsDiff = 0;

@@ -15,6 +15,7 @@
 #include "core/support/Npy.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <memory>
 #include <optional>
@@ -28,18 +29,15 @@ public:
   ParameterData(ParameterData &&);
   ParameterData &operator=(ParameterData &&);
 
-  /// Reads the ONNX model at `path`; nullopt with `error` when unreadable.
-  static std::optional<ParameterData> open(llvm::StringRef path,
-                                           std::string &error);
+  /// Reads the ONNX model at `path`; fails when it is unreadable.
+  static llvm::Expected<ParameterData> open(llvm::StringRef path);
 
   /// The value of initializer `name`, or of `recipe` when non-empty, as an
-  /// array of `type` and `shape`. Fails with `error` when an initializer is
-  /// missing or stripped, or the recipe is malformed or yields another
-  /// shape.
-  std::optional<HostArray> evaluate(llvm::StringRef name,
-                                    llvm::StringRef recipe, ElementType type,
-                                    const std::vector<int64_t> &shape,
-                                    std::string &error) const;
+  /// array of `type` and `shape`. Fails when an initializer is missing or
+  /// stripped, or the recipe is malformed or yields another shape.
+  llvm::Expected<HostArray> evaluate(llvm::StringRef name,
+                                     llvm::StringRef recipe, ElementType type,
+                                     const std::vector<int64_t> &shape) const;
 
   /// The name of an initializer without data (weights stripped from the
   /// file), if any: lets `run` say so before spending time on compiling.

@@ -2,6 +2,7 @@
 
 #include "core/runtime/RunSession.h"
 
+#include "core/onnx/OnnxModelFile.h"
 #include "core/pipeline/DispatchCreationPipeline.h"
 #include "core/pipeline/ModelLoader.h"
 #include "core/pipeline/Registration.h"
@@ -10,7 +11,6 @@
 #include "core/support/HostMemory.h"
 #include "core/support/HostPinning.h"
 #include "core/support/Timing.h"
-#include "core/onnx/OnnxModelFile.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "llvm/ADT/StringMap.h"
@@ -86,17 +86,16 @@ llvm::Expected<std::optional<ParameterData>>
 openWeights(const RunOptions &options) {
   if (!options.modelWeights || !onnx_import::isOnnxPath(options.modelPath))
     return std::nullopt;
-  std::string message;
-  std::optional<ParameterData> parameters =
-      ParameterData::open(options.modelPath, message);
+  llvm::Expected<ParameterData> parameters =
+      ParameterData::open(options.modelPath);
   if (!parameters)
-    return fail(message);
+    return parameters.takeError();
   if (std::optional<std::string> stripped =
           parameters->findStrippedInitializer())
     return fail("initializer '" + *stripped +
                 "' carries no data (stripped weights); --parameters=random "
                 "runs without the model's weights");
-  return std::move(parameters);
+  return std::optional<ParameterData>(std::move(*parameters));
 }
 
 /// Pins the process for the run's threads, then times the model's calls
@@ -108,30 +107,30 @@ llvm::Expected<Measurement> measure(const RunOptions &options,
   unsigned threads = options.codegen.threads;
   Measurement measurement;
   measurement.allocator = retainFreedMemory().str();
-  std::string message;
-  std::optional<std::vector<int>> pinned = pinForThreads(threads, message);
+  llvm::Expected<std::vector<int>> pinned = pinForThreads(threads);
   if (!pinned)
     return fail(llvm::formatv("pinning to {0} CPU(s) failed: {1}", threads,
-                              message));
+                              llvm::toString(pinned.takeError())));
   measurement.pinnedCpus = std::move(*pinned);
   if (measurement.pinnedCpus.size() < threads && options.warn)
     options.warn(llvm::formatv("--threads={0} but this process may only use "
                                "{1} CPU(s)",
                                threads, measurement.pinnedCpus.size()));
-  std::optional<PreparedCall> call =
-      PreparedCall::create(model, inputs, outputs, message);
-  std::optional<LatencyMeasurement> latency;
-  if (call) {
-    measurement.initializerSeconds = call->getInitializerSeconds();
-    latency = measureLatency(
-        [&](std::string &) {
-          (*call)();
-          return true;
-        },
-        options.repetitions, options.warmupSeconds, message);
-  }
+  llvm::Expected<PreparedCall> call =
+      PreparedCall::create(model, inputs, outputs);
+  if (!call)
+    return fail("calling the model failed: " +
+                llvm::toString(call.takeError()));
+  measurement.initializerSeconds = call->getInitializerSeconds();
+  llvm::Expected<LatencyMeasurement> latency = measureLatency(
+      [&]() -> llvm::Error {
+        (*call)();
+        return llvm::Error::success();
+      },
+      options.repetitions, options.warmupSeconds);
   if (!latency)
-    return fail("calling the model failed: " + message);
+    return fail("calling the model failed: " +
+                llvm::toString(latency.takeError()));
   measurement.latency = std::move(*latency);
   measurement.peakRssBytes = getPeakRssBytes();
   return measurement;
@@ -150,9 +149,10 @@ llvm::Error checkAgainstReference(RunReport &report, double tolerance) {
        llvm::zip(report.inputs.arrays, reference.inputs))
     referenceInputs.push_back(convertArray(array, signature.type));
   std::vector<HostArray> referenceOutputs;
-  std::string message;
-  if (!invokeModel(reference, referenceInputs, referenceOutputs, message))
-    return fail("calling the reference failed: " + message);
+  if (llvm::Error error =
+          invokeModel(reference, referenceInputs, referenceOutputs))
+    return fail("calling the reference failed: " +
+                llvm::toString(std::move(error)));
   for (auto [index, output] : llvm::enumerate(model.outputs))
     report.checks.push_back(
         {output.name, kReferencePreset.str(),
@@ -161,8 +161,8 @@ llvm::Error checkAgainstReference(RunReport &report, double tolerance) {
   return llvm::Error::success();
 }
 
-llvm::Error checkExpectedOutputs(const RunOptions &options,
-                                 RunReport &report, double tolerance) {
+llvm::Error checkExpectedOutputs(const RunOptions &options, RunReport &report,
+                                 double tolerance) {
   const CompiledModel &model = report.variant.model;
   for (const auto &[name, array] : options.expectedOutputs) {
     auto it = llvm::find_if(model.outputs, [&](const TensorSignature &output) {
@@ -191,8 +191,7 @@ DispatchProfile summarizeProfile(const CompiledVariant &variant,
   DispatchProfile profile;
   profile.repetitions = modelSeconds.size();
   profile.pipeline = variant.model.pipeline;
-  for (auto [index, name] :
-       llvm::enumerate(variant.model.profiledDispatches)) {
+  for (auto [index, name] : llvm::enumerate(variant.model.profiledDispatches)) {
     DispatchTiming timing;
     timing.index = index;
     timing.dispatch = name;
@@ -226,11 +225,10 @@ measureDispatchProfile(const RunOptions &options,
       compileVariant(options, options.heuristics, codegen);
   if (failed(variant))
     return fail("compiling the instrumented model failed");
-  std::string message;
-  std::optional<PreparedCall> call =
-      PreparedCall::create(variant->model, inputs, outputs, message);
+  llvm::Expected<PreparedCall> call =
+      PreparedCall::create(variant->model, inputs, outputs);
   if (!call)
-    return fail(message);
+    return call.takeError();
 
   DispatchProfiler profiler(variant->model.profiledDispatches.size());
   profiler.activate();
@@ -305,14 +303,14 @@ llvm::Expected<RunReport> runModel(const RunOptions &options) {
     return reference.takeError();
 
   RunReport report{std::move(*variant), std::move(*reference)};
-  std::string message;
-  std::optional<ModelInputs> inputs =
+  llvm::Expected<ModelInputs> inputs =
       makeInputs(report.variant.model, options.inputs,
-                 *parameters ? &**parameters : nullptr, options.seed, message);
+                 *parameters ? &**parameters : nullptr, options.seed);
   if (!inputs)
-    return fail(message + (*parameters ? " (--parameters=random runs without "
-                                         "the model's weights)"
-                                       : ""));
+    return fail(llvm::toString(inputs.takeError()) +
+                (*parameters ? " (--parameters=random runs without "
+                               "the model's weights)"
+                             : ""));
   report.inputs = std::move(*inputs);
 
   llvm::Expected<Measurement> measurement = measure(
@@ -321,8 +319,8 @@ llvm::Expected<RunReport> runModel(const RunOptions &options) {
     return measurement.takeError();
   report.measurement = std::move(*measurement);
 
-  double tolerance = deriveTolerance(report.variant.precision,
-                                     options.tolerance);
+  double tolerance =
+      deriveTolerance(report.variant.precision, options.tolerance);
   if (report.reference)
     if (llvm::Error error = checkAgainstReference(report, tolerance))
       return std::move(error);

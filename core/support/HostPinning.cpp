@@ -40,22 +40,24 @@ std::vector<int> chooseCpus(llvm::ArrayRef<int> allowed, int current,
   return cpus;
 }
 
-bool pinToCpus(llvm::ArrayRef<int> cpus, bool wholeProcess,
-               std::string &error) {
+namespace {
+llvm::Error pinThread(pid_t thread, const cpu_set_t &set) {
+  // A thread that ended since the listing needs no mask.
+  if (sched_setaffinity(thread, sizeof(set), &set) == 0 || errno == ESRCH)
+    return llvm::Error::success();
+  return llvm::createStringError("sched_setaffinity failed for thread " +
+                                 llvm::Twine(thread) + ": " +
+                                 std::strerror(errno));
+}
+} // namespace
+
+llvm::Error pinToCpus(llvm::ArrayRef<int> cpus, bool wholeProcess) {
   cpu_set_t set;
   CPU_ZERO(&set);
   for (int cpu : cpus)
     CPU_SET(cpu, &set);
-  auto pin = [&](pid_t thread) {
-    // A thread that ended since the listing needs no mask.
-    if (sched_setaffinity(thread, sizeof(set), &set) == 0 || errno == ESRCH)
-      return true;
-    error = "sched_setaffinity failed for thread " + std::to_string(thread) +
-            ": " + std::strerror(errno);
-    return false;
-  };
   if (!wholeProcess)
-    return pin(0);
+    return pinThread(0, set);
   // The affinity mask is per thread: set it on every thread that exists
   // (the JIT's and MLIR's pools included); later ones inherit it.
   std::error_code ec;
@@ -65,26 +67,23 @@ bool pinToCpus(llvm::ArrayRef<int> cpus, bool wholeProcess,
     if (llvm::StringRef(llvm::sys::path::filename(it->path()))
             .getAsInteger(10, thread))
       continue;
-    if (!pin(thread))
-      return false;
+    if (llvm::Error error = pinThread(thread, set))
+      return error;
   }
-  if (ec) {
-    error = "cannot list /proc/self/task: " + ec.message();
-    return false;
-  }
-  return true;
+  if (ec)
+    return llvm::createStringError("cannot list /proc/self/task: " +
+                                   ec.message());
+  return llvm::Error::success();
 }
 
-std::optional<std::vector<int>> pinForThreads(unsigned threads,
-                                              std::string &error) {
+llvm::Expected<std::vector<int>> pinForThreads(unsigned threads) {
   std::vector<int> cpus =
       chooseCpus(getAllowedCpus(), getCurrentCpu(), threads);
-  if (cpus.empty()) {
-    error = "cannot read the CPU affinity of this process";
-    return std::nullopt;
-  }
-  if (!pinToCpus(cpus, /*wholeProcess=*/threads > 1, error))
-    return std::nullopt;
+  if (cpus.empty())
+    return llvm::createStringError(
+        "cannot read the CPU affinity of this process");
+  if (llvm::Error error = pinToCpus(cpus, /*wholeProcess=*/threads > 1))
+    return std::move(error);
   return cpus;
 }
 

@@ -10,9 +10,8 @@
 #define DISPATCHLAB_CORE_SUPPORT_HOSTPINNING_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/Support/Error.h"
 
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace dispatchlab {
@@ -31,12 +30,11 @@ std::vector<int> chooseCpus(llvm::ArrayRef<int> allowed, int current,
 
 /// Restricts to `cpus` the calling thread (`wholeProcess` false) or every
 /// thread of the process, threads created later inheriting the mask.
-bool pinToCpus(llvm::ArrayRef<int> cpus, bool wholeProcess, std::string &error);
+llvm::Error pinToCpus(llvm::ArrayRef<int> cpus, bool wholeProcess);
 
 /// Chooses CPUs for `threads` threads and pins: the calling thread alone for
 /// one thread, the whole process otherwise. Returns the pinned CPUs.
-std::optional<std::vector<int>> pinForThreads(unsigned threads,
-                                              std::string &error);
+llvm::Expected<std::vector<int>> pinForThreads(unsigned threads);
 
 } // namespace dispatchlab
 

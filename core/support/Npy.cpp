@@ -8,6 +8,8 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstring>
+#include <optional>
+#include <string>
 
 namespace dispatchlab {
 
@@ -155,19 +157,17 @@ void HostArray::setDouble(int64_t i, double value) {
   }
 }
 
-std::optional<HostArray> readNpy(llvm::StringRef path, std::string &error) {
-  auto fail = [&](const llvm::Twine &message) -> std::optional<HostArray> {
-    error = (path + ": " + message).str();
-    return std::nullopt;
-  };
-  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
-      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
-                                  /*RequiresNullTerminator=*/false);
-  if (!file)
-    return fail(file.getError().message());
-  llvm::StringRef bytes = (*file)->getBuffer();
+namespace {
+/// The header dict of a .npy file and where the data after it starts.
+struct NpyHeader {
+  llvm::StringRef dict;
+  size_t dataStart;
+};
+
+/// Version 1.0 gives the header's length in two bytes, 2.0 and 3.0 in four.
+llvm::Expected<NpyHeader> findHeader(llvm::StringRef bytes) {
   if (!bytes.starts_with(llvm::StringRef(kMagic, 6)) || bytes.size() < 10)
-    return fail("not a .npy file (bad magic)");
+    return llvm::createStringError("not a .npy file (bad magic)");
   uint8_t major = bytes[6];
   size_t headerLength, headerStart;
   if (major == 1) {
@@ -175,26 +175,24 @@ std::optional<HostArray> readNpy(llvm::StringRef path, std::string &error) {
     headerStart = 10;
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12)
-      return fail("truncated header");
+      return llvm::createStringError("truncated header");
     headerLength =
         uint32_t(uint8_t(bytes[8])) | uint32_t(uint8_t(bytes[9])) << 8 |
         uint32_t(uint8_t(bytes[10])) << 16 | uint32_t(uint8_t(bytes[11])) << 24;
     headerStart = 12;
   } else {
-    return fail("unsupported .npy version " + llvm::Twine(int(major)));
+    return llvm::createStringError("unsupported .npy version " +
+                                   llvm::Twine(int(major)));
   }
   if (bytes.size() < headerStart + headerLength)
-    return fail("truncated header");
-  llvm::StringRef header = bytes.substr(headerStart, headerLength);
+    return llvm::createStringError("truncated header");
+  return NpyHeader{bytes.substr(headerStart, headerLength),
+                   headerStart + headerLength};
+}
 
-  std::optional<std::string> descr = findHeaderValue(header, "descr");
-  std::optional<std::string> fortran = findHeaderValue(header, "fortran_order");
-  std::optional<std::string> shapeText = findHeaderValue(header, "shape");
-  if (!descr || !fortran || !shapeText)
-    return fail("header lacks descr, fortran_order or shape");
-  if (*fortran != "False")
-    return fail("Fortran-order arrays are not supported");
-  llvm::StringRef descrText = llvm::StringRef(*descr).trim("'\"");
+/// The element type of a header's `descr` value (quoted).
+llvm::Expected<const TypeInfo *> parseDescr(llvm::StringRef descr) {
+  llvm::StringRef descrText = descr.trim("'\"");
   const TypeInfo *info = nullptr;
   for (const TypeInfo &candidate : kTypes)
     if (descrText == candidate.descr ||
@@ -204,30 +202,63 @@ std::optional<HostArray> readNpy(llvm::StringRef path, std::string &error) {
              llvm::StringRef(candidate.descr).drop_front()))
       info = &candidate;
   if (!info)
-    return fail("unsupported dtype '" + descrText +
-                "' (expected little-endian f2, f4, f8, i1, i4, i8 or b1)");
+    return llvm::createStringError(
+        "unsupported dtype '" + descrText +
+        "' (expected little-endian f2, f4, f8, i1, i4, i8 or b1)");
+  return info;
+}
 
-  HostArray array;
-  array.type = info->type;
+/// The dims of a header's `shape` tuple: `(2, 3)`, `(4,)` or `()`.
+llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef shapeText) {
+  std::vector<int64_t> shape;
   llvm::SmallVector<llvm::StringRef> dims;
-  llvm::StringRef(*shapeText).trim("() ").split(dims, ',', -1, false);
+  shapeText.trim("() ").split(dims, ',', -1, false);
   for (llvm::StringRef dim : dims) {
     int64_t value;
     if (dim.trim().getAsInteger(10, value) || value < 0)
-      return fail("bad shape " + *shapeText);
-    array.shape.push_back(value);
+      return llvm::createStringError("bad shape " + shapeText);
+    shape.push_back(value);
   }
-  size_t dataBytes = array.numElements() * info->bytes;
-  size_t dataStart = headerStart + headerLength;
-  if (bytes.size() - dataStart != dataBytes)
-    return fail("expected " + llvm::Twine(dataBytes) + " data bytes, found " +
-                llvm::Twine(bytes.size() - dataStart));
-  array.data.assign(bytes.begin() + dataStart, bytes.end());
+  return shape;
+}
+
+/// The array the bytes of a .npy file hold.
+llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes) {
+  llvm::Expected<NpyHeader> header = findHeader(bytes);
+  if (!header)
+    return header.takeError();
+  std::optional<std::string> descr = findHeaderValue(header->dict, "descr");
+  std::optional<std::string> fortran =
+      findHeaderValue(header->dict, "fortran_order");
+  std::optional<std::string> shapeText = findHeaderValue(header->dict, "shape");
+  if (!descr || !fortran || !shapeText)
+    return llvm::createStringError(
+        "header lacks descr, fortran_order or shape");
+  if (*fortran != "False")
+    return llvm::createStringError("Fortran-order arrays are not supported");
+  llvm::Expected<const TypeInfo *> info = parseDescr(*descr);
+  if (!info)
+    return info.takeError();
+  llvm::Expected<std::vector<int64_t>> shape = parseShape(*shapeText);
+  if (!shape)
+    return shape.takeError();
+
+  HostArray array;
+  array.type = (*info)->type;
+  array.shape = std::move(*shape);
+  size_t dataBytes = array.numElements() * (*info)->bytes;
+  size_t foundBytes = bytes.size() - header->dataStart;
+  if (foundBytes != dataBytes)
+    return llvm::createStringError("expected " + llvm::Twine(dataBytes) +
+                                   " data bytes, found " +
+                                   llvm::Twine(foundBytes));
+  array.data.assign(bytes.begin() + header->dataStart, bytes.end());
   return array;
 }
 
-bool writeNpy(llvm::StringRef path, const HostArray &array,
-              std::string &error) {
+/// The header dict of `array`, padded so that the data starts 64-byte
+/// aligned.
+std::string formatHeader(const HostArray &array) {
   std::string shape = "(";
   for (int64_t dim : array.shape)
     shape += std::to_string(dim) + ", ";
@@ -242,24 +273,40 @@ bool writeNpy(llvm::StringRef path, const HostArray &array,
   size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
   header += '\n';
+  return header;
+}
+} // namespace
 
+llvm::Expected<HostArray> readNpy(llvm::StringRef path) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> file =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
+  if (!file)
+    return llvm::createStringError(path + ": " + file.getError().message());
+  llvm::Expected<HostArray> array = parseNpy((*file)->getBuffer());
+  if (!array)
+    return llvm::createStringError(path + ": " +
+                                   llvm::toString(array.takeError()));
+  return array;
+}
+
+llvm::Error writeNpy(llvm::StringRef path, const HostArray &array) {
+  std::string header = formatHeader(array);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
-  if (ec) {
-    error = (path + ": " + ec.message()).str();
-    return false;
-  }
+  if (ec)
+    return llvm::createStringError(path + ": " + ec.message());
   os << llvm::StringRef(kMagic, 6) << '\x01' << '\x00'
      << char(header.size() & 0xff) << char(header.size() >> 8) << header;
   os.write(reinterpret_cast<const char *>(array.data.data()),
            array.data.size());
   os.close();
   if (os.has_error()) {
-    error = (path + ": " + os.error().message()).str();
+    std::error_code writeError = os.error();
     os.clear_error();
-    return false;
+    return llvm::createStringError(path + ": " + writeError.message());
   }
-  return true;
+  return llvm::Error::success();
 }
 
 } // namespace dispatchlab

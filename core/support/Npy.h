@@ -10,10 +10,9 @@
 #define DISPATCHLAB_CORE_SUPPORT_NPY_H
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
-#include <optional>
-#include <string>
 #include <vector>
 
 namespace dispatchlab {
@@ -43,11 +42,11 @@ struct HostArray {
   void setDouble(int64_t i, double value);
 };
 
-/// Reads `path`; on failure returns nullopt with a one-line `error`.
-std::optional<HostArray> readNpy(llvm::StringRef path, std::string &error);
+/// Reads `path`; fails with a one-line message that starts with the path.
+llvm::Expected<HostArray> readNpy(llvm::StringRef path);
 
-/// Writes `array` as .npy version 1.0; false with `error` on I/O failure.
-bool writeNpy(llvm::StringRef path, const HostArray &array, std::string &error);
+/// Writes `array` as .npy version 1.0; fails on I/O errors, naming the path.
+llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
 
 } // namespace dispatchlab
 

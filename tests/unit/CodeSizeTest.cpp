@@ -52,14 +52,15 @@ protected:
 };
 
 TEST_F(CodeSizeTest, CountsTheTextOfTheJitsObject) {
-  std::string error;
   std::unique_ptr<ExecutionEngine> small = jit(sumFunction(1), true);
   std::unique_ptr<ExecutionEngine> large = jit(sumFunction(64), true);
   ASSERT_TRUE(small && large);
-  std::optional<int64_t> smallSize = measureCodeSize(*small, error);
-  ASSERT_TRUE(smallSize) << error;
-  std::optional<int64_t> largeSize = measureCodeSize(*large, error);
-  ASSERT_TRUE(largeSize) << error;
+  llvm::Expected<int64_t> smallSize = measureCodeSize(*small);
+  ASSERT_TRUE(static_cast<bool>(smallSize))
+      << llvm::toString(smallSize.takeError());
+  llvm::Expected<int64_t> largeSize = measureCodeSize(*large);
+  ASSERT_TRUE(static_cast<bool>(largeSize))
+      << llvm::toString(largeSize.takeError());
   // At least a return instruction; 63 more multiplies take more bytes.
   EXPECT_GT(*smallSize, 0);
   EXPECT_GT(*largeSize, *smallSize);
@@ -68,8 +69,9 @@ TEST_F(CodeSizeTest, CountsTheTextOfTheJitsObject) {
 TEST_F(CodeSizeTest, NeedsTheObjectKept) {
   std::unique_ptr<ExecutionEngine> engine = jit(sumFunction(1), false);
   ASSERT_TRUE(engine);
-  std::string error;
-  EXPECT_FALSE(measureCodeSize(*engine, error));
+  llvm::Expected<int64_t> size = measureCodeSize(*engine);
+  EXPECT_FALSE(static_cast<bool>(size));
+  std::string error = llvm::toString(size.takeError());
   EXPECT_NE(error.find("cannot read the JIT's object code"), std::string::npos)
       << error;
 }

@@ -1,7 +1,7 @@
 //===- MeasureTest.cpp - latency statistics, benchmark loop, pinning ------===//
 
-#include "core/support/HostPinning.h"
 #include "core/runtime/LatencyBenchmark.h"
+#include "core/support/HostPinning.h"
 
 #include <gtest/gtest.h>
 
@@ -44,15 +44,15 @@ TEST(SummarizeLatencies, OddCountAndOneSample) {
 
 TEST(MeasureLatency, OneCallPerSampleAfterWarmUp) {
   int calls = 0;
-  std::string error;
-  std::optional<LatencyMeasurement> measurement = measureLatency(
-      [&](std::string &) {
+  llvm::Expected<LatencyMeasurement> measurement = measureLatency(
+      [&]() -> llvm::Error {
         ++calls;
         std::this_thread::sleep_for(std::chrono::microseconds(200));
-        return true;
+        return llvm::Error::success();
       },
-      /*repetitions=*/7, /*minWarmupSeconds=*/0.005, error);
-  ASSERT_TRUE(measurement) << error;
+      /*repetitions=*/7, /*minWarmupSeconds=*/0.005);
+  ASSERT_TRUE(static_cast<bool>(measurement))
+      << llvm::toString(measurement.takeError());
   EXPECT_GE(measurement->warmupCalls, 1);
   EXPECT_GE(measurement->warmupSeconds, 0.005);
   ASSERT_EQ(measurement->samplesSeconds.size(), 7u);
@@ -67,36 +67,30 @@ TEST(MeasureLatency, OneCallPerSampleAfterWarmUp) {
                        1e3);
 
   // The benchmark is unregistered after each measurement.
-  std::optional<LatencyMeasurement> again =
-      measureLatency([](std::string &) { return true; }, 3, 0, error);
-  ASSERT_TRUE(again) << error;
+  llvm::Expected<LatencyMeasurement> again = measureLatency(
+      []() -> llvm::Error { return llvm::Error::success(); }, 3, 0);
+  ASSERT_TRUE(static_cast<bool>(again)) << llvm::toString(again.takeError());
   EXPECT_EQ(again->warmupCalls, 1);
   EXPECT_EQ(again->samplesSeconds.size(), 3u);
 }
 
 TEST(MeasureLatency, ReportsTheCallsError) {
   int calls = 0;
-  std::string error;
-  std::optional<LatencyMeasurement> measurement = measureLatency(
-      [&](std::string &callError) {
+  llvm::Expected<LatencyMeasurement> measurement = measureLatency(
+      [&]() -> llvm::Error {
         if (++calls < 3)
-          return true;
-        callError = "boom";
-        return false;
+          return llvm::Error::success();
+        return llvm::createStringError("boom");
       },
-      5, 0, error);
-  EXPECT_FALSE(measurement);
-  EXPECT_EQ(error, "boom");
+      5, 0);
+  EXPECT_FALSE(static_cast<bool>(measurement));
+  EXPECT_EQ(llvm::toString(measurement.takeError()), "boom");
   EXPECT_EQ(calls, 3);
 
-  error.clear();
-  EXPECT_FALSE(measureLatency(
-      [](std::string &callError) {
-        callError = "warm-up failed";
-        return false;
-      },
-      5, 0, error));
-  EXPECT_EQ(error, "warm-up failed");
+  llvm::Expected<LatencyMeasurement> warmUp = measureLatency(
+      [] { return llvm::createStringError("warm-up failed"); }, 5, 0);
+  EXPECT_FALSE(static_cast<bool>(warmUp));
+  EXPECT_EQ(llvm::toString(warmUp.takeError()), "warm-up failed");
 }
 
 TEST(ChooseCpus, CurrentFirstThenWrapping) {
@@ -123,9 +117,9 @@ TEST(HostPinning, OneThreadPinsTheCallerOnly) {
   std::vector<int> before = getAllowedCpus();
   ASSERT_FALSE(before.empty());
   inThread([&] {
-    std::string error;
-    std::optional<std::vector<int>> pinned = pinForThreads(1, error);
-    ASSERT_TRUE(pinned) << error;
+    llvm::Expected<std::vector<int>> pinned = pinForThreads(1);
+    ASSERT_TRUE(static_cast<bool>(pinned))
+        << llvm::toString(pinned.takeError());
     ASSERT_EQ(pinned->size(), 1u);
     EXPECT_EQ(getAllowedCpus(), *pinned);
     sched_yield();
@@ -146,9 +140,8 @@ TEST(HostPinning, ManyThreadsPinEveryThreadOfTheProcess) {
   while (!otherId)
     std::this_thread::yield();
 
-  std::string error;
   std::vector<int> target = {before.back()};
-  ASSERT_TRUE(pinToCpus(target, /*wholeProcess=*/true, error)) << error;
+  ASSERT_EQ(llvm::toString(pinToCpus(target, /*wholeProcess=*/true)), "");
   cpu_set_t set;
   CPU_ZERO(&set);
   ASSERT_EQ(sched_getaffinity(otherId, sizeof(set), &set), 0);
@@ -160,7 +153,7 @@ TEST(HostPinning, ManyThreadsPinEveryThreadOfTheProcess) {
 
   done = true;
   other.join();
-  ASSERT_TRUE(pinToCpus(before, /*wholeProcess=*/true, error)) << error;
+  ASSERT_EQ(llvm::toString(pinToCpus(before, /*wholeProcess=*/true)), "");
   EXPECT_EQ(getAllowedCpus(), before);
 }
 

@@ -118,10 +118,9 @@ readNamedArrays(const cl::list<std::string> &flags, llvm::StringRef flag) {
               << "'\n";
       return std::nullopt;
     }
-    std::string message;
-    std::optional<HostArray> array = readNpy(path, message);
+    llvm::Expected<HostArray> array = readNpy(path);
     if (!array) {
-      error() << message << "\n";
+      error() << llvm::toString(array.takeError()) << "\n";
       return std::nullopt;
     }
     arrays[name.str()] = std::move(*array);
@@ -164,12 +163,11 @@ bool writeOutputs(const RunReport &report) {
     error() << outputDir << ": " << ec.message() << "\n";
     return false;
   }
-  std::string message;
   for (auto [index, output] : llvm::enumerate(report.variant.model.outputs)) {
     llvm::SmallString<128> path(outputDir);
     llvm::sys::path::append(path, output.name + ".npy");
-    if (!writeNpy(path, report.outputs[index], message)) {
-      error() << message << "\n";
+    if (llvm::Error failure = writeNpy(path, report.outputs[index])) {
+      error() << llvm::toString(std::move(failure)) << "\n";
       return false;
     }
   }
