@@ -228,10 +228,13 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   // The local workers are all of this host's CPU class: run jobs bound to
   // another would wait for a worker that never comes.
   KeyContext context = KeyContext::current();
-  std::vector<ResolvedVariant> variants;
-  std::string variantError;
-  if (resolveVariants(loaded.spec, variants, variantError))
-    for (const ResolvedVariant &variant : variants) {
+  // A spec whose variants do not resolve is refused by the coordinator.
+  llvm::Expected<std::vector<ResolvedVariant>> variants =
+      resolveVariants(loaded.spec);
+  if (!variants)
+    llvm::consumeError(variants.takeError());
+  else
+    for (const ResolvedVariant &variant : *variants) {
       std::string cpuClass =
           jobCpuClass(variant.kind, loaded.spec.measurement(), context);
       if (cpuClass.empty() || cpuClass == context.cpuClass)
@@ -292,10 +295,9 @@ int runEmbeddedSweep(const LoadedSpec &loaded,
 }
 
 int runSweepCommand() {
-  std::string errors;
-  std::optional<LoadedSpec> loaded = loadSweepSpec(specPath, errors);
+  llvm::Expected<LoadedSpec> loaded = loadSweepSpec(specPath);
   if (!loaded) {
-    llvm::errs() << errors;
+    llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return 2;
   }
   std::atomic<bool> &stop = stopOnInterrupt();
