@@ -263,8 +263,9 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   workerConfig.slots = std::max(1u, options.workers);
   Worker worker(workerConfig);
   std::atomic<bool> stopWorkers{false};
-  std::string workerError;
-  std::thread workerThread([&] { worker.run(stopWorkers, workerError); });
+  // The embedded coordinator accepts its own workers: no error to show.
+  std::thread workerThread(
+      [&] { llvm::consumeError(worker.run(stopWorkers)); });
   CoordinatorClient client({server.address(), config.token, ""});
   FollowResult result =
       submitAndFollow(client, loaded, options.force, stop, final);
