@@ -51,21 +51,22 @@ CoordinatorService::SubmitSweep(grpc::ServerContext *context,
   std::vector<ModelContent> models;
   for (const coordinator::Model &model : request->models())
     models.push_back({model.name(), model.extension(), model.content()});
-  std::vector<ExpandedJob> jobs;
-  std::string error;
-  if (!expandSweep(request->spec(), models, keyContext, jobs, error))
-    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT, error);
+  llvm::Expected<std::vector<ExpandedJob>> jobs =
+      expandSweep(request->spec(), models, keyContext);
+  if (!jobs)
+    return grpc::Status(grpc::StatusCode::INVALID_ARGUMENT,
+                        llvm::toString(jobs.takeError()));
   std::string specText;
   google::protobuf::TextFormat::PrintToString(request->spec(), &specText);
   try {
     SubmitResult result = queue.submit(request->spec().name(), specText, models,
-                                       jobs, request->force(), unixNow());
+                                       *jobs, request->force(), unixNow());
     reply->set_sweep_id(result.sweepId);
     reply->set_jobs(result.jobs);
     reply->set_cached(result.cached);
     reply->set_resumed(result.resumed);
     reply->set_finished(result.finished);
-    for (const ExpandedJob &job : jobs)
+    for (const ExpandedJob &job : *jobs)
       if (!job.cpuClass.empty())
         reply->set_run_cpu_class(job.cpuClass);
   } catch (const StoreError &e) {

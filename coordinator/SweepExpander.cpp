@@ -52,82 +52,107 @@ std::string toString(const sweep::Measurement &measurement) {
   return text;
 }
 
-bool resolveVariants(const sweep::SweepSpec &spec,
-                     std::vector<ResolvedVariant> &variants,
-                     std::string &error) {
-  sweep::JobKind sweepKind =
-      spec.kind() == sweep::JOB_KIND_UNSPECIFIED ? sweep::COMPILE : spec.kind();
-  auto add = [&](std::string name, sweep::JobKind kind, llvm::StringRef preset,
-                 llvm::ArrayRef<std::pair<std::string, std::string>> sets) {
-    mlir::FailureOr<HeuristicOptions> options =
-        HeuristicOptions::resolve(preset, sets, error);
-    if (failed(options)) {
-      error = llvm::formatv("variant '{0}': {1}", name, error);
-      return false;
-    }
-    variants.push_back({std::move(name),
-                        kind == sweep::JOB_KIND_UNSPECIFIED ? sweepKind : kind,
-                        options->preset, options->toString()});
-    return true;
-  };
+namespace {
+using KnobSettings = std::vector<std::pair<std::string, std::string>>;
 
-  for (const sweep::Variant &variant : spec.variants()) {
-    std::vector<std::pair<std::string, std::string>> sets;
-    for (llvm::StringRef set : variant.set()) {
-      auto [key, value] = set.split('=');
-      sets.push_back({key.trim().str(), value.trim().str()});
-    }
-    if (!add(variant.name(), variant.kind(), variant.preset(), sets))
-      return false;
+/// One variant; an unspecified `kind` is the sweep's.
+llvm::Expected<ResolvedVariant>
+resolveVariant(std::string name, sweep::JobKind kind, sweep::JobKind sweepKind,
+               llvm::StringRef preset, const KnobSettings &sets) {
+  llvm::Expected<HeuristicOptions> options =
+      HeuristicOptions::resolve(preset, sets);
+  if (!options)
+    return llvm::createStringError(
+        llvm::formatv("variant '{0}': {1}", name,
+                      llvm::toString(options.takeError()))
+            .str());
+  return ResolvedVariant{std::move(name),
+                         kind == sweep::JOB_KIND_UNSPECIFIED ? sweepKind : kind,
+                         options->preset, options->toString()};
+}
+
+/// The variant at `index` of the axes' product.
+llvm::Expected<ResolvedVariant> axisVariant(const sweep::SweepSpec &spec,
+                                            llvm::ArrayRef<int> index,
+                                            sweep::JobKind sweepKind) {
+  std::string preset = spec.axes_preset();
+  KnobSettings sets;
+  std::vector<std::string> nameParts;
+  for (int i = 0; i < spec.axes_size(); ++i) {
+    const sweep::Axis &axis = spec.axes(i);
+    if (axis.values().empty())
+      return llvm::createStringError(
+          llvm::formatv("axis '{0}' has no values", axis.knob()).str());
+    const std::string &value = axis.values(index[i]);
+    nameParts.push_back(axis.knob() + "=" + value);
+    if (axis.knob() == "preset")
+      preset = value;
+    else
+      sets.push_back({axis.knob(), value});
   }
+  return resolveVariant(llvm::join(nameParts, ","), sweep::JOB_KIND_UNSPECIFIED,
+                        sweepKind, preset, sets);
+}
 
-  // Cartesian product, last axis fastest, like nested loops in spec order.
-  if (!spec.axes().empty()) {
-    std::vector<int> index(spec.axes_size(), 0);
-    while (true) {
-      std::string preset = spec.axes_preset();
-      std::vector<std::pair<std::string, std::string>> sets;
-      std::vector<std::string> nameParts;
-      for (int i = 0; i < spec.axes_size(); ++i) {
-        const sweep::Axis &axis = spec.axes(i);
-        if (axis.values().empty()) {
-          error = llvm::formatv("axis '{0}' has no values", axis.knob());
-          return false;
-        }
-        const std::string &value = axis.values(index[i]);
-        nameParts.push_back(axis.knob() + "=" + value);
-        if (axis.knob() == "preset")
-          preset = value;
-        else
-          sets.push_back({axis.knob(), value});
-      }
-      if (!add(llvm::join(nameParts, ","), sweep::JOB_KIND_UNSPECIFIED, preset,
-               sets))
-        return false;
-      int i = spec.axes_size() - 1;
-      for (; i >= 0; --i) {
-        if (++index[i] < spec.axes(i).values_size())
-          break;
-        index[i] = 0;
-      }
-      if (i < 0)
-        break;
-    }
+/// Moves `index` to the product's next point, last axis fastest like nested
+/// loops in spec order; false after the last point.
+bool nextAxisPoint(const sweep::SweepSpec &spec, std::vector<int> &index) {
+  for (int i = spec.axes_size() - 1; i >= 0; --i) {
+    if (++index[i] < spec.axes(i).values_size())
+      return true;
+    index[i] = 0;
   }
+  return false;
+}
 
+/// Fails when two variants have the same kind and options.
+llvm::Error checkDistinct(llvm::ArrayRef<ResolvedVariant> variants) {
   llvm::StringMap<std::string> seen;
   for (const ResolvedVariant &variant : variants) {
     std::string identity = llvm::formatv(
         "{0}\n{1}", static_cast<int>(variant.kind), variant.options);
     auto [it, inserted] = seen.try_emplace(identity, variant.name);
-    if (!inserted) {
-      error = llvm::formatv("variants '{0}' and '{1}' resolve to the same "
-                            "options; they would be one job",
-                            it->second, variant.name);
-      return false;
-    }
+    if (!inserted)
+      return llvm::createStringError(
+          llvm::formatv("variants '{0}' and '{1}' resolve to the same "
+                        "options; they would be one job",
+                        it->second, variant.name)
+              .str());
   }
-  return true;
+  return llvm::Error::success();
+}
+} // namespace
+
+llvm::Expected<std::vector<ResolvedVariant>>
+resolveVariants(const sweep::SweepSpec &spec) {
+  sweep::JobKind sweepKind =
+      spec.kind() == sweep::JOB_KIND_UNSPECIFIED ? sweep::COMPILE : spec.kind();
+  std::vector<ResolvedVariant> variants;
+  for (const sweep::Variant &variant : spec.variants()) {
+    KnobSettings sets;
+    for (llvm::StringRef set : variant.set()) {
+      auto [key, value] = set.split('=');
+      sets.push_back({key.trim().str(), value.trim().str()});
+    }
+    llvm::Expected<ResolvedVariant> resolved = resolveVariant(
+        variant.name(), variant.kind(), sweepKind, variant.preset(), sets);
+    if (!resolved)
+      return resolved.takeError();
+    variants.push_back(std::move(*resolved));
+  }
+  if (!spec.axes().empty()) {
+    std::vector<int> index(spec.axes_size(), 0);
+    do {
+      llvm::Expected<ResolvedVariant> resolved =
+          axisVariant(spec, index, sweepKind);
+      if (!resolved)
+        return resolved.takeError();
+      variants.push_back(std::move(*resolved));
+    } while (nextAxisPoint(spec, index));
+  }
+  if (llvm::Error error = checkDistinct(variants))
+    return std::move(error);
+  return variants;
 }
 
 std::string jobCpuClass(sweep::JobKind kind,
@@ -158,33 +183,34 @@ std::string contentKey(llvm::StringRef modelHash,
           .str());
 }
 
-bool expandSweep(const sweep::SweepSpec &spec,
-                 llvm::ArrayRef<ModelContent> models, const KeyContext &context,
-                 std::vector<ExpandedJob> &jobs, std::string &error) {
-  if (static_cast<int>(models.size()) != spec.models_size()) {
-    error = llvm::formatv("{0} models named but {1} sent", spec.models_size(),
-                          models.size());
-    return false;
-  }
-  std::vector<ResolvedVariant> variants;
-  if (!resolveVariants(spec, variants, error))
-    return false;
+llvm::Expected<std::vector<ExpandedJob>>
+expandSweep(const sweep::SweepSpec &spec, llvm::ArrayRef<ModelContent> models,
+            const KeyContext &context) {
+  if (static_cast<int>(models.size()) != spec.models_size())
+    return llvm::createStringError(
+        llvm::formatv("{0} models named but {1} sent", spec.models_size(),
+                      models.size())
+            .str());
+  llvm::Expected<std::vector<ResolvedVariant>> variants = resolveVariants(spec);
+  if (!variants)
+    return variants.takeError();
   sweep::Measurement measurement = withDefaults(spec.measurement());
+  std::vector<ExpandedJob> jobs;
   llvm::StringMap<bool> seenModels;
   for (const ModelContent &model : models) {
     std::string hash = sha256Hex(model.content);
-    if (!seenModels.try_emplace(hash, true).second) {
-      error = llvm::formatv("model '{0}' has the same content as an earlier "
-                            "model of the sweep",
-                            model.name);
-      return false;
-    }
-    for (const ResolvedVariant &variant : variants)
+    if (!seenModels.try_emplace(hash, true).second)
+      return llvm::createStringError(
+          llvm::formatv("model '{0}' has the same content as an earlier "
+                        "model of the sweep",
+                        model.name)
+              .str());
+    for (const ResolvedVariant &variant : *variants)
       jobs.push_back({model.name, hash, variant, measurement,
                       contentKey(hash, variant, measurement, context),
                       jobCpuClass(variant.kind, measurement, context)});
   }
-  return true;
+  return jobs;
 }
 
 } // namespace dispatchlab

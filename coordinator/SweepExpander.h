@@ -14,6 +14,7 @@
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <string>
 #include <vector>
@@ -67,12 +68,11 @@ sweep::Measurement withDefaults(const sweep::Measurement &measurement);
 std::string toString(const sweep::Measurement &measurement);
 
 /// The spec's variants in order: explicit ones, then one per point of the
-/// axes' product, named "knob=value,knob=value". Returns false with `error`
-/// when a knob does not resolve or two variants have the same kind and
-/// options (they would be one job).
-bool resolveVariants(const sweep::SweepSpec &spec,
-                     std::vector<ResolvedVariant> &variants,
-                     std::string &error);
+/// axes' product, named "knob=value,knob=value". Fails when a knob does not
+/// resolve or two variants have the same kind and options (they would be one
+/// job).
+llvm::Expected<std::vector<ResolvedVariant>>
+resolveVariants(const sweep::SweepSpec &spec);
 
 /// The CPU class a job must run on: the spec's or else the context's for run
 /// jobs, whose latency depends on the CPU; empty (any) for other kinds.
@@ -89,9 +89,9 @@ std::string contentKey(llvm::StringRef modelHash,
 
 /// Every job of `spec`, models in spec order, each crossed with every
 /// variant. `models` holds the content of `spec.models()`, same order.
-bool expandSweep(const sweep::SweepSpec &spec,
-                 llvm::ArrayRef<ModelContent> models, const KeyContext &context,
-                 std::vector<ExpandedJob> &jobs, std::string &error);
+llvm::Expected<std::vector<ExpandedJob>>
+expandSweep(const sweep::SweepSpec &spec, llvm::ArrayRef<ModelContent> models,
+            const KeyContext &context);
 
 } // namespace dispatchlab
 

@@ -13,6 +13,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <optional>
+
 using google::protobuf::FieldDescriptor;
 using google::protobuf::TextFormat;
 
@@ -31,6 +33,11 @@ std::string SpecIssue::fieldPath() const {
 }
 
 namespace {
+const FieldDescriptor *field(const google::protobuf::Descriptor *message,
+                             const char *name) {
+  return message->FindFieldByName(name);
+}
+
 /// Collects issues with the path of the message being checked.
 class Checker {
 public:
@@ -38,6 +45,13 @@ public:
 
   void report(const Path &path, std::string message) {
     issues.push_back({path, std::move(message)});
+  }
+
+  /// `at` extended by the field `name` of `message` (at `index` if repeated).
+  static Path child(Path at, const google::protobuf::Descriptor *message,
+                    const char *name, int index = -1) {
+    at.push_back({field(message, name), index});
+    return at;
   }
 
   /// A knob override "key=value" (or an axis value) against HeuristicOptions.
@@ -48,9 +62,8 @@ public:
       return;
     }
     HeuristicOptions options;
-    std::string error;
-    if (failed(options.set(key, value, error)))
-      report(path, error);
+    if (llvm::Error error = options.set(key, value))
+      report(path, llvm::toString(std::move(error)));
   }
 
   static std::string presetError(llvm::StringRef name) {
@@ -58,21 +71,68 @@ public:
                          llvm::join(HeuristicOptions::presetNames(), ", "));
   }
 
+  void checkVariant(const sweep::Variant &variant, const Path &at,
+                    llvm::StringSet<> &names);
+  void checkAxis(const sweep::Axis &axis, const Path &at,
+                 llvm::StringSet<> &knobs);
+  void checkMeasurement(const sweep::Measurement &measurement, const Path &at);
+
   std::vector<SpecIssue> issues;
 };
 
-const FieldDescriptor *field(const google::protobuf::Descriptor *message,
-                             const char *name) {
-  return message->FindFieldByName(name);
+/// Its name (unique among `names`), preset and knob settings.
+void Checker::checkVariant(const sweep::Variant &variant, const Path &at,
+                           llvm::StringSet<> &names) {
+  const auto *type = sweep::Variant::descriptor();
+  if (variant.name().empty())
+    report(child(at, type, "name"), "a variant needs a name");
+  else if (!names.insert(variant.name()).second)
+    report(child(at, type, "name"),
+           llvm::formatv("duplicate variant name '{0}'", variant.name()));
+  if (!variant.preset().empty() &&
+      failed(HeuristicOptions::fromPreset(variant.preset())))
+    report(child(at, type, "preset"), presetError(variant.preset()));
+  for (int j = 0; j < variant.set_size(); ++j) {
+    Path set = child(at, type, "set", j);
+    auto [key, value] = llvm::StringRef(variant.set(j)).split('=');
+    if (!llvm::StringRef(variant.set(j)).contains('='))
+      report(set,
+             llvm::formatv("expected 'knob=value', got '{0}'", variant.set(j)));
+    else if (key == "preset")
+      report(set, "set the preset with 'preset:'");
+    else
+      checkKnob(set, key.trim(), value.trim());
+  }
+}
+
+/// Its knob (one axis per knob among `knobs`) and values.
+void Checker::checkAxis(const sweep::Axis &axis, const Path &at,
+                        llvm::StringSet<> &knobs) {
+  const auto *type = sweep::Axis::descriptor();
+  if (!knobs.insert(axis.knob()).second)
+    report(child(at, type, "knob"),
+           llvm::formatv("knob '{0}' has two axes", axis.knob()));
+  if (axis.values().empty())
+    report(child(at, type, "values"), "an axis needs at least one value");
+  for (int j = 0; j < axis.values_size(); ++j)
+    checkKnob(child(at, type, "values", j), axis.knob(), axis.values(j));
+}
+
+void Checker::checkMeasurement(const sweep::Measurement &measurement,
+                               const Path &at) {
+  const auto *type = sweep::Measurement::descriptor();
+  if (measurement.timeout_seconds() < 0)
+    report(child(at, type, "timeout_seconds"), "must not be negative");
+  if (measurement.tolerance() < 0)
+    report(child(at, type, "tolerance"), "must not be negative");
+  if (measurement.warmup_seconds() < 0)
+    report(child(at, type, "warmup_seconds"), "must not be negative");
 }
 } // namespace
 
 std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec) {
   const auto *specType = sweep::SweepSpec::descriptor();
-  const auto *variantType = sweep::Variant::descriptor();
-  const auto *axisType = sweep::Axis::descriptor();
   Checker checker;
-
   if (spec.name().empty())
     checker.report({{field(specType, "name"), -1}}, "a sweep needs a name");
   if (spec.models().empty())
@@ -83,70 +143,20 @@ std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec) {
                    "a sweep needs variants or axes");
 
   llvm::StringSet<> names;
-  for (int i = 0; i < spec.variants_size(); ++i) {
-    const sweep::Variant &variant = spec.variants(i);
-    Checker::Path at = {{field(specType, "variants"), i}};
-    auto sub = [&](const char *name, int index = -1) {
-      Checker::Path path = at;
-      path.push_back({field(variantType, name), index});
-      return path;
-    };
-    if (variant.name().empty())
-      checker.report(sub("name"), "a variant needs a name");
-    else if (!names.insert(variant.name()).second)
-      checker.report(sub("name"), llvm::formatv("duplicate variant name '{0}'",
-                                                variant.name()));
-    if (!variant.preset().empty() &&
-        failed(HeuristicOptions::fromPreset(variant.preset())))
-      checker.report(sub("preset"), Checker::presetError(variant.preset()));
-    for (int j = 0; j < variant.set_size(); ++j) {
-      auto [key, value] = llvm::StringRef(variant.set(j)).split('=');
-      if (!llvm::StringRef(variant.set(j)).contains('='))
-        checker.report(
-            sub("set", j),
-            llvm::formatv("expected 'knob=value', got '{0}'", variant.set(j)));
-      else if (key == "preset")
-        checker.report(sub("set", j), "set the preset with 'preset:'");
-      else
-        checker.checkKnob(sub("set", j), key.trim(), value.trim());
-    }
-  }
+  for (int i = 0; i < spec.variants_size(); ++i)
+    checker.checkVariant(spec.variants(i), {{field(specType, "variants"), i}},
+                         names);
 
   if (!spec.axes_preset().empty() &&
       failed(HeuristicOptions::fromPreset(spec.axes_preset())))
     checker.report({{field(specType, "axes_preset"), -1}},
                    Checker::presetError(spec.axes_preset()));
   llvm::StringSet<> knobs;
-  for (int i = 0; i < spec.axes_size(); ++i) {
-    const sweep::Axis &axis = spec.axes(i);
-    Checker::Path at = {{field(specType, "axes"), i}};
-    auto sub = [&](const char *name, int index = -1) {
-      Checker::Path path = at;
-      path.push_back({field(axisType, name), index});
-      return path;
-    };
-    if (!knobs.insert(axis.knob()).second)
-      checker.report(sub("knob"),
-                     llvm::formatv("knob '{0}' has two axes", axis.knob()));
-    if (axis.values().empty())
-      checker.report(sub("values"), "an axis needs at least one value");
-    for (int j = 0; j < axis.values_size(); ++j)
-      checker.checkKnob(sub("values", j), axis.knob(), axis.values(j));
-  }
+  for (int i = 0; i < spec.axes_size(); ++i)
+    checker.checkAxis(spec.axes(i), {{field(specType, "axes"), i}}, knobs);
 
-  const sweep::Measurement &measurement = spec.measurement();
-  Checker::Path at = {{field(specType, "measurement"), -1}};
-  auto sub = [&](const char *name) {
-    Checker::Path path = at;
-    path.push_back({field(sweep::Measurement::descriptor(), name), -1});
-    return path;
-  };
-  if (measurement.timeout_seconds() < 0)
-    checker.report(sub("timeout_seconds"), "must not be negative");
-  if (measurement.tolerance() < 0)
-    checker.report(sub("tolerance"), "must not be negative");
-  if (measurement.warmup_seconds() < 0)
-    checker.report(sub("warmup_seconds"), "must not be negative");
+  checker.checkMeasurement(spec.measurement(),
+                           {{field(specType, "measurement"), -1}});
   return std::move(checker.issues);
 }
 
@@ -226,27 +236,17 @@ std::optional<std::string> resolveModel(llvm::StringRef name,
   }
   return std::nullopt;
 }
-} // namespace
 
-std::optional<LoadedSpec> parseSweepSpec(llvm::StringRef text,
-                                         const std::string &fileName,
-                                         const std::string &baseDir,
-                                         std::string &errors) {
-  LoadedSpec loaded;
-  ErrorCollector collector(fileName, errors);
-  TextFormat::ParseInfoTree locations;
-  TextFormat::Parser parser;
-  parser.RecordErrorsTo(&collector);
-  parser.WriteLocationsTo(&locations);
-  if (!parser.ParseFromString(std::string(text), &loaded.spec) ||
-      collector.hasErrors)
-    return std::nullopt;
-
-  std::vector<SpecIssue> issues = validateSweepSpec(loaded.spec);
+/// The models `spec` names, read from disk; one it cannot find or read is
+/// an issue of `issues`.
+std::vector<ModelFile> readModels(const sweep::SweepSpec &spec,
+                                  const std::string &baseDir,
+                                  std::vector<SpecIssue> &issues) {
   const FieldDescriptor *modelsField =
       sweep::SweepSpec::descriptor()->FindFieldByName("models");
-  for (int i = 0; i < loaded.spec.models_size(); ++i) {
-    const std::string &name = loaded.spec.models(i);
+  std::vector<ModelFile> models;
+  for (int i = 0; i < spec.models_size(); ++i) {
+    const std::string &name = spec.models(i);
     std::optional<std::string> path = resolveModel(name, baseDir);
     if (!path) {
       issues.push_back({{{modelsField, i}},
@@ -263,32 +263,60 @@ std::optional<LoadedSpec> parseSweepSpec(llvm::StringRef text,
                                       buffer.getError().message())});
       continue;
     }
-    loaded.models.push_back({name, *path,
-                             llvm::sys::path::extension(*path).str(),
-                             (*buffer)->getBuffer().str()});
+    models.push_back({name, *path, llvm::sys::path::extension(*path).str(),
+                      (*buffer)->getBuffer().str()});
   }
+  return models;
+}
+
+/// `errors`, diagnostic lines each ending in a newline, as one error.
+llvm::Error specError(llvm::StringRef errors, const std::string &fileName) {
+  errors.consume_back("\n");
+  // A parser that fails should have said why; never an empty error.
+  if (errors.empty())
+    return llvm::createStringError(fileName +
+                                   ": error: cannot parse sweep spec");
+  return llvm::createStringError(errors);
+}
+} // namespace
+
+llvm::Expected<LoadedSpec> parseSweepSpec(llvm::StringRef text,
+                                          const std::string &fileName,
+                                          const std::string &baseDir) {
+  LoadedSpec loaded;
+  std::string errors;
+  ErrorCollector collector(fileName, errors);
+  TextFormat::ParseInfoTree locations;
+  TextFormat::Parser parser;
+  parser.RecordErrorsTo(&collector);
+  parser.WriteLocationsTo(&locations);
+  if (!parser.ParseFromString(std::string(text), &loaded.spec) ||
+      collector.hasErrors)
+    return specError(errors, fileName);
+
+  std::vector<SpecIssue> issues = validateSweepSpec(loaded.spec);
+  loaded.models = readModels(loaded.spec, baseDir, issues);
   for (const SpecIssue &issue : issues) {
     auto [line, column] = locate(locations, issue);
     errors += llvm::formatv("{0}:{1}:{2}: error: {3}: {4}\n", fileName, line,
                             column, issue.fieldPath(), issue.message);
   }
   if (!issues.empty())
-    return std::nullopt;
+    return specError(errors, fileName);
   return loaded;
 }
 
-std::optional<LoadedSpec> loadSweepSpec(const std::string &path,
-                                        std::string &errors) {
+llvm::Expected<LoadedSpec> loadSweepSpec(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
-  if (!buffer) {
-    errors += llvm::formatv("{0}: error: cannot read sweep spec: {1}\n", path,
-                            buffer.getError().message());
-    return std::nullopt;
-  }
+  if (!buffer)
+    return llvm::createStringError(
+        llvm::formatv("{0}: error: cannot read sweep spec: {1}", path,
+                      buffer.getError().message())
+            .str());
   llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
   if (dir.empty())
     dir = ".";
-  return parseSweepSpec((*buffer)->getBuffer(), path, std::string(dir), errors);
+  return parseSweepSpec((*buffer)->getBuffer(), path, std::string(dir));
 }
 
 } // namespace dispatchlab

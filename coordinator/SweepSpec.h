@@ -14,8 +14,8 @@
 #include "proto/sweep.pb.h"
 
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
-#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -52,17 +52,15 @@ struct LoadedSpec {
 };
 
 /// Reads, parses and validates the spec at `path` and reads its models.
-/// On failure returns nullopt with `errors` holding one
-/// "FILE:LINE:COL: error: FIELD: message" line per problem.
-std::optional<LoadedSpec> loadSweepSpec(const std::string &path,
-                                        std::string &errors);
+/// The error holds one "FILE:LINE:COL: error: FIELD: message" line per
+/// problem.
+llvm::Expected<LoadedSpec> loadSweepSpec(const std::string &path);
 
 /// Same, for spec text already in memory; model paths are relative to
 /// `baseDir`.
-std::optional<LoadedSpec> parseSweepSpec(llvm::StringRef text,
-                                         const std::string &fileName,
-                                         const std::string &baseDir,
-                                         std::string &errors);
+llvm::Expected<LoadedSpec> parseSweepSpec(llvm::StringRef text,
+                                          const std::string &fileName,
+                                          const std::string &baseDir);
 
 } // namespace dispatchlab
 

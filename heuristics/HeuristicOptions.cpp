@@ -55,45 +55,44 @@ template <typename Enum> std::string listNames(StringRef separator) {
 }
 
 // How a knob's TYPE is parsed, printed and described.
-LogicalResult parseValue(StringRef key, StringRef value, bool &field,
-                         std::string &error) {
+Error parseValue(StringRef key, StringRef value, bool &field) {
   if (value.empty() || value == "true" || value == "1" || value == "on")
     field = true;
   else if (value == "false" || value == "0" || value == "off")
     field = false;
-  else {
-    error = formatv("option '{0}' expects true or false, got '{1}'", key, value);
-    return failure();
-  }
-  return success();
+  else
+    return createStringError(
+        formatv("option '{0}' expects true or false, got '{1}'", key, value)
+            .str());
+  return Error::success();
 }
 
 template <typename Int>
-std::enable_if_t<std::is_integral_v<Int>, LogicalResult>
-parseValue(StringRef key, StringRef value, Int &field, std::string &error) {
+std::enable_if_t<std::is_integral_v<Int>, Error>
+parseValue(StringRef key, StringRef value, Int &field) {
   // unsigned knobs count things (at least one); int64_t ones are sizes.
   constexpr int64_t min = std::is_unsigned_v<Int> ? 1 : 0;
   int64_t parsed;
-  if (value.getAsInteger(10, parsed) || parsed < min) {
-    error = formatv("option '{0}' expects an integer >= {1}, got '{2}'", key,
-                    min, value);
-    return failure();
-  }
+  if (value.getAsInteger(10, parsed) || parsed < min)
+    return createStringError(
+        formatv("option '{0}' expects an integer >= {1}, got '{2}'", key, min,
+                value)
+            .str());
   field = parsed;
-  return success();
+  return Error::success();
 }
 
 template <typename Enum>
-std::enable_if_t<std::is_enum_v<Enum>, LogicalResult>
-parseValue(StringRef key, StringRef value, Enum &field, std::string &error) {
+std::enable_if_t<std::is_enum_v<Enum>, Error>
+parseValue(StringRef key, StringRef value, Enum &field) {
   for (const auto &[name, named] : getKnobNames(field))
     if (name == value) {
       field = named;
-      return success();
+      return Error::success();
     }
-  error = formatv("option '{0}' expects {1}, got '{2}'", key,
-                  listNames<Enum>(", "), value);
-  return failure();
+  return createStringError(formatv("option '{0}' expects {1}, got '{2}'", key,
+                                   listNames<Enum>(", "), value)
+                               .str());
 }
 
 std::string printValue(bool value) { return value ? "true" : "false"; }
@@ -144,19 +143,16 @@ FailureOr<HeuristicOptions> HeuristicOptions::fromPreset(StringRef name) {
   return failure();
 }
 
-FailureOr<HeuristicOptions> HeuristicOptions::resolve(
-    StringRef preset, ArrayRef<std::pair<std::string, std::string>> overrides,
-    std::string &error) {
+Expected<HeuristicOptions> HeuristicOptions::resolve(
+    StringRef preset, ArrayRef<std::pair<std::string, std::string>> overrides) {
   FailureOr<HeuristicOptions> options =
       fromPreset(preset.empty() ? "iree-O0" : preset);
-  if (failed(options)) {
-    error = formatv("unknown preset '{0}'", preset);
-    return failure();
-  }
+  if (failed(options))
+    return createStringError(formatv("unknown preset '{0}'", preset).str());
   for (const auto &[key, value] : overrides)
-    if (failed(options->set(key, value, error)))
-      return failure();
-  return options;
+    if (Error error = options->set(key, value))
+      return std::move(error);
+  return *options;
 }
 
 ArrayRef<KnobDescription> HeuristicOptions::describeKnobs() {
@@ -168,34 +164,31 @@ ArrayRef<KnobDescription> HeuristicOptions::describeKnobs() {
   return knobs;
 }
 
-LogicalResult HeuristicOptions::set(StringRef key, StringRef value,
-                                    std::string &error) {
+Error HeuristicOptions::set(StringRef key, StringRef value) {
 #define HEURISTIC_KNOB(FIELD, KEY, TYPE, DEFAULT, HELP)                        \
   if (key == KEY)                                                              \
-    return parseValue(key, value, FIELD, error);
+    return parseValue(key, value, FIELD);
 #include "heuristics/HeuristicKnobs.def"
-  error = formatv("unknown heuristic option '{0}'", key);
-  return failure();
+  return createStringError(
+      formatv("unknown heuristic option '{0}'", key).str());
 }
 
-LogicalResult HeuristicOptions::setAll(StringRef assignments,
-                                       std::string &error) {
+Error HeuristicOptions::setAll(StringRef assignments) {
   SmallVector<StringRef> parts;
   assignments.split(parts, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   for (StringRef part : parts) {
     auto [key, value] = part.split('=');
-    if (failed(set(key, value, error)))
-      return failure();
+    if (Error error = set(key, value))
+      return error;
   }
-  return success();
+  return Error::success();
 }
 
 LogicalResult HeuristicOptions::parsePassOptions(
     StringRef text,
     llvm::function_ref<LogicalResult(const Twine &)> errorHandler) {
-  std::string error;
-  if (failed(setAll(text, error)))
-    return errorHandler(error);
+  if (Error error = setAll(text))
+    return errorHandler(llvm::toString(std::move(error)));
   return success();
 }
 

@@ -16,6 +16,7 @@
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <string>
@@ -81,10 +82,9 @@ struct HeuristicOptions {
 
   /// The options of `preset` (iree-O0 when empty) with `overrides` (key,
   /// value) set in order; the error names the preset or the knob.
-  static mlir::FailureOr<HeuristicOptions>
+  static llvm::Expected<HeuristicOptions>
   resolve(llvm::StringRef preset,
-          llvm::ArrayRef<std::pair<std::string, std::string>> overrides,
-          std::string &error);
+          llvm::ArrayRef<std::pair<std::string, std::string>> overrides);
 
   /// Names accepted by `fromPreset`.
   static llvm::ArrayRef<llvm::StringRef> presetNames();
@@ -94,13 +94,13 @@ struct HeuristicOptions {
 
   /// Sets one knob from its key and text value (empty: true for a bool).
   /// Errors name the key and the accepted values.
-  mlir::LogicalResult set(llvm::StringRef key, llvm::StringRef value,
-                          std::string &error);
+  llvm::Error set(llvm::StringRef key, llvm::StringRef value);
 
   /// Sets every `key=value` of a pass option string ("a=1 b=false").
-  mlir::LogicalResult setAll(llvm::StringRef assignments, std::string &error);
+  llvm::Error setAll(llvm::StringRef assignments);
 
-  /// setAll for Pass::initializeOptions of a pass whose options are knobs.
+  /// setAll for Pass::initializeOptions of a pass whose options are knobs:
+  /// an error goes to `errorHandler`.
   mlir::LogicalResult parsePassOptions(
       llvm::StringRef text,
       llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>

@@ -2,6 +2,7 @@
 
 #include "workers/JobRunner.h"
 
+#include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
 #include <cerrno>
@@ -15,6 +16,7 @@
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <utility>
 
 namespace dispatchlab {
 
@@ -50,85 +52,99 @@ bool drain(int fd, std::string &text, size_t keepTail) {
     text.erase(0, text.size() - keepTail);
   return true;
 }
-} // namespace
 
-ChildResult runChild(const std::vector<std::string> &argv,
-                     const ChildLimits &limits,
-                     llvm::function_ref<bool()> keepGoing, int tickMs) {
-  ChildResult result;
-  auto start = std::chrono::steady_clock::now();
-  int out[2], err[2];
-  if (pipe2(out, O_CLOEXEC) != 0) {
-    result.error = strerror(errno);
-    return result;
+/// The pipes the child writes its stdout and stderr to.
+struct OutputPipes {
+  int out[2] = {-1, -1};
+  int err[2] = {-1, -1};
+};
+
+llvm::Expected<OutputPipes> openPipes() {
+  OutputPipes pipes;
+  if (pipe2(pipes.out, O_CLOEXEC) != 0)
+    return llvm::createStringError(strerror(errno));
+  if (pipe2(pipes.err, O_CLOEXEC) != 0) {
+    std::string error = strerror(errno);
+    close(pipes.out[0]);
+    close(pipes.out[1]);
+    return llvm::createStringError(error);
   }
-  if (pipe2(err, O_CLOEXEC) != 0) {
-    result.error = strerror(errno);
-    close(out[0]);
-    close(out[1]);
-    return result;
-  }
-  // Built before fork: between fork and exec only async-signal-safe calls.
+  return pipes;
+}
+
+/// What the child applies before exec, built before fork: between fork and
+/// exec only async-signal-safe calls.
+struct ChildSetup {
   std::vector<char *> args;
-  for (const std::string &arg : argv)
-    args.push_back(const_cast<char *>(arg.c_str()));
-  args.push_back(nullptr);
-  rlimit memory{limits.memoryLimitMb << 20, limits.memoryLimitMb << 20};
+  rlimit memory;
   cpu_set_t cpus;
-  CPU_ZERO(&cpus);
+  pid_t parent;
+};
+
+ChildSetup prepareChild(const std::vector<std::string> &argv,
+                        const ChildLimits &limits) {
+  ChildSetup setup;
+  for (const std::string &arg : argv)
+    setup.args.push_back(const_cast<char *>(arg.c_str()));
+  setup.args.push_back(nullptr);
+  setup.memory = {limits.memoryLimitMb << 20, limits.memoryLimitMb << 20};
+  CPU_ZERO(&setup.cpus);
   for (int cpu : limits.cpus)
-    CPU_SET(cpu, &cpus);
-  pid_t parent = getpid();
+    CPU_SET(cpu, &setup.cpus);
+  setup.parent = getpid();
+  return setup;
+}
 
-  pid_t pid = fork();
-  if (pid == 0) {
-    setpgid(0, 0);
-    // A worker killed with -9 takes its children along.
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != parent)
-      _exit(127);
-    if (limits.memoryLimitMb)
-      setrlimit(RLIMIT_AS, &memory);
-    if (!limits.cpus.empty())
-      sched_setaffinity(0, sizeof(cpus), &cpus);
-    int devNull = open("/dev/null", O_RDONLY);
-    dup2(devNull, 0);
-    dup2(out[1], 1);
-    dup2(err[1], 2);
-    execv(args[0], args.data());
-    const char message[] = "exec failed\n";
-    (void)!write(2, message, sizeof(message) - 1);
+/// In the forked child: limits, pinning, output to the pipes, then exec.
+[[noreturn]] void execChild(const ChildSetup &setup, const ChildLimits &limits,
+                            const OutputPipes &pipes) {
+  setpgid(0, 0);
+  // A worker killed with -9 takes its children along.
+  prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (getppid() != setup.parent)
     _exit(127);
-  }
-  close(out[1]);
-  close(err[1]);
-  if (pid < 0) {
-    result.error = strerror(errno);
-    close(out[0]);
-    close(err[0]);
-    return result;
-  }
-  setpgid(pid, pid); // Also here, so the group exists before any kill.
+  if (limits.memoryLimitMb)
+    setrlimit(RLIMIT_AS, &setup.memory);
+  if (!limits.cpus.empty())
+    sched_setaffinity(0, sizeof(setup.cpus), &setup.cpus);
+  int devNull = open("/dev/null", O_RDONLY);
+  dup2(devNull, 0);
+  dup2(pipes.out[1], 1);
+  dup2(pipes.err[1], 2);
+  execv(setup.args[0], setup.args.data());
+  const char message[] = "exec failed\n";
+  (void)!write(2, message, sizeof(message) - 1);
+  _exit(127);
+}
 
+/// Drains the child's output until it exits, or kills its process group
+/// once the timeout passes or `keepGoing` says stop (the status saying
+/// which). Returns the wait status and whether it was killed.
+std::pair<int, bool>
+watchChild(pid_t pid, const OutputPipes &pipes, const ChildLimits &limits,
+           llvm::function_ref<bool()> keepGoing, int tickMs,
+           std::chrono::steady_clock::time_point start, ChildResult &result) {
   auto deadline =
       start + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                   std::chrono::duration<double>(limits.timeoutSeconds));
-  bool outOpen = true, errOpen = true, killed = false;
+  bool outOpen = true, errOpen = true;
   int status = 0;
   auto lastTick = start;
   while (true) {
-    pollfd fds[2] = {{outOpen ? out[0] : -1, POLLIN, 0},
-                     {errOpen ? err[0] : -1, POLLIN, 0}};
+    pollfd fds[2] = {{outOpen ? pipes.out[0] : -1, POLLIN, 0},
+                     {errOpen ? pipes.err[0] : -1, POLLIN, 0}};
     if (poll(fds, 2, tickMs) > 0) {
       if (fds[0].revents)
-        outOpen = drain(out[0], result.stdoutText, 0);
+        outOpen = drain(pipes.out[0], result.stdoutText, 0);
       if (fds[1].revents)
-        errOpen = drain(err[0], result.stderrTail, limits.stderrTailBytes);
+        errOpen =
+            drain(pipes.err[0], result.stderrTail, limits.stderrTailBytes);
     }
     // Output closed is not the end: a child may close it and go on.
     if (!outOpen && !errOpen && waitpid(pid, &status, WNOHANG) == pid)
-      break;
+      return {status, false};
     auto now = std::chrono::steady_clock::now();
+    bool killed = false;
     if (now >= deadline) {
       result.status = ChildResult::Status::TimedOut;
       killed = true;
@@ -143,19 +159,13 @@ ChildResult runChild(const std::vector<std::string> &argv,
       kill(-pid, SIGKILL);
       while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }
-      break;
+      return {status, true};
     }
   }
-  close(out[0]);
-  close(err[0]);
-  result.wallSeconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
-          .count();
-  if (result.stderrTail.size() > limits.stderrTailBytes)
-    result.stderrTail.erase(0,
-                            result.stderrTail.size() - limits.stderrTailBytes);
-  if (killed)
-    return result;
+}
+
+/// How the child ended, from its wait status.
+void recordExit(ChildResult &result, int status) {
   if (WIFSIGNALED(status)) {
     result.status = ChildResult::Status::Signaled;
     result.signal = WTERMSIG(status);
@@ -163,6 +173,45 @@ ChildResult runChild(const std::vector<std::string> &argv,
     result.status = ChildResult::Status::Exited;
     result.exitCode = WEXITSTATUS(status);
   }
+}
+} // namespace
+
+ChildResult runChild(const std::vector<std::string> &argv,
+                     const ChildLimits &limits,
+                     llvm::function_ref<bool()> keepGoing, int tickMs) {
+  ChildResult result;
+  auto start = std::chrono::steady_clock::now();
+  llvm::Expected<OutputPipes> pipes = openPipes();
+  if (!pipes) {
+    result.error = llvm::toString(pipes.takeError());
+    return result;
+  }
+  ChildSetup setup = prepareChild(argv, limits);
+  pid_t pid = fork();
+  if (pid == 0)
+    execChild(setup, limits, *pipes);
+  close(pipes->out[1]);
+  close(pipes->err[1]);
+  if (pid < 0) {
+    result.error = strerror(errno);
+    close(pipes->out[0]);
+    close(pipes->err[0]);
+    return result;
+  }
+  setpgid(pid, pid); // Also here, so the group exists before any kill.
+
+  auto [status, killed] =
+      watchChild(pid, *pipes, limits, keepGoing, tickMs, start, result);
+  close(pipes->out[0]);
+  close(pipes->err[0]);
+  result.wallSeconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start)
+          .count();
+  if (result.stderrTail.size() > limits.stderrTailBytes)
+    result.stderrTail.erase(0,
+                            result.stderrTail.size() - limits.stderrTailBytes);
+  if (!killed)
+    recordExit(result, status);
   return result;
 }
 

@@ -190,7 +190,7 @@ static bool isTransient(const grpc::Status &status) {
          status.error_code() == grpc::StatusCode::INTERNAL;
 }
 
-bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
+llvm::Error Worker::registerWorker(const std::atomic<bool> &stop) {
   Provenance provenance = Provenance::current();
   coordinator::RegisterWorkerRequest request;
   coordinator::Host &host = *request.mutable_host();
@@ -214,13 +214,13 @@ bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
       heartbeatSeconds = reply.heartbeat_seconds();
       log(llvm::formatv("registered (pid {0}, {1} slots)", getpid(),
                         config.slots));
-      return true;
+      return llvm::Error::success();
     }
-    if (!isTransient(status)) {
-      error = llvm::formatv("coordinator refused the worker: {0}",
-                            status.error_message());
-      return false;
-    }
+    if (!isTransient(status))
+      return llvm::createStringError(
+          llvm::formatv("coordinator refused the worker: {0}",
+                        status.error_message())
+              .str());
     // It may be starting or restarting: say so once and keep trying.
     if (!toldUnreachable)
       log(llvm::formatv(
@@ -230,22 +230,21 @@ bool Worker::registerWorker(const std::atomic<bool> &stop, std::string &error) {
     toldUnreachable = true;
     std::this_thread::sleep_for(500ms);
   }
-  return true;
+  return llvm::Error::success();
 }
 
-bool Worker::run(const std::atomic<bool> &stop, std::string &error) {
-  if (!registerWorker(stop, error))
-    return false;
+llvm::Error Worker::run(const std::atomic<bool> &stop) {
+  if (llvm::Error error = registerWorker(stop))
+    return error;
   std::vector<std::thread> slots;
   for (unsigned i = 0; i < config.slots; ++i)
     slots.emplace_back([&] { slotLoop(stop); });
   for (std::thread &slot : slots)
     slot.join();
-  if (fatal) {
-    error = "coordinator stopped accepting this worker's token";
-    return false;
-  }
-  return true;
+  if (fatal)
+    return llvm::createStringError(
+        "coordinator stopped accepting this worker's token");
+  return llvm::Error::success();
 }
 
 void Worker::slotLoop(const std::atomic<bool> &stop) {
@@ -302,115 +301,48 @@ void Worker::report(coordinator::ReportResultRequest &request,
   }
 }
 
-std::string Worker::materializeModel(const coordinator::Job &job) {
+llvm::Expected<std::string>
+Worker::materializeModel(const coordinator::Job &job) {
   std::lock_guard<std::mutex> lock(modelMutex);
   llvm::SmallString<256> path(scratchDir);
   llvm::sys::path::append(path, job.model_hash() + job.model().extension());
   if (llvm::sys::fs::exists(path))
     return std::string(path);
   if (std::error_code ec = llvm::sys::fs::create_directories(scratchDir))
-    throw std::runtime_error("cannot create " + scratchDir + ": " +
-                             ec.message());
+    return llvm::createStringError("cannot create " + scratchDir + ": " +
+                                   ec.message());
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
-    throw std::runtime_error("cannot write " + std::string(path) + ": " +
-                             ec.message());
+    return llvm::createStringError("cannot write " + std::string(path) + ": " +
+                                   ec.message());
   os << job.model().content();
   os.close();
-  if (os.has_error())
-    throw std::runtime_error("cannot write " + std::string(path));
+  if (os.has_error()) {
+    os.clear_error();
+    return llvm::createStringError("cannot write " + std::string(path));
+  }
   return std::string(path);
 }
 
-std::optional<coordinator::ReportResultRequest>
-Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
-  coordinator::ReportResultRequest report;
-  report.set_job_id(job.job_id());
-  report.set_lease_id(job.lease_id());
-  report.set_provenance_json(provenanceJson);
+bool Worker::leaseHeld(const coordinator::Job &job) {
+  coordinator::HeartbeatRequest request;
+  request.set_worker_id(workerId);
+  request.set_job_id(job.job_id());
+  request.set_lease_id(job.lease_id());
+  coordinator::HeartbeatReply reply;
+  // An unreachable coordinator is not a reason to stop: it may be
+  // restarting, and the report will be retried.
+  return !client.stub()
+              .Heartbeat(client.context(2s).get(), request, &reply)
+              .ok() ||
+         reply.lease_valid();
+}
 
-  std::vector<std::string> argv = {config.selfExe};
-  switch (job.kind()) {
-  case sweep::TEST_NOOP:
-    // In-process: the load test measures coordination, not process spawns.
-    report.set_outcome(coordinator::SUCCEEDED);
-    report.set_stats_json("{}");
-    return report;
-  case sweep::RUN:
-  case sweep::COMPILE: {
-    std::string modelPath;
-    try {
-      modelPath = materializeModel(job);
-    } catch (const std::runtime_error &e) {
-      report.set_outcome(coordinator::INFRASTRUCTURE_ERROR);
-      report.set_error(e.what());
-      return report;
-    }
-    bool isRun = job.kind() == sweep::RUN;
-    argv.insert(argv.end(), {isRun ? "run" : "compile", modelPath,
-                             "--preset=" + job.preset()});
-    // The canonical options text is the complete variant: every knob.
-    llvm::SmallVector<llvm::StringRef> lines;
-    llvm::StringRef(job.options()).split(lines, '\n', -1, false);
-    for (llvm::StringRef line : lines)
-      argv.push_back(("--" + line).str());
-    if (isRun) {
-      const sweep::Measurement &measurement = job.measurement();
-      unsigned threads = std::max(1u, measurement.threads());
-      // Waiting for cores this worker does not have would never end.
-      size_t usable = std::min<size_t>(config.slots, cores.size());
-      if (threads > usable) {
-        report.set_outcome(coordinator::FAILED);
-        report.set_error(llvm::formatv(
-            "run job needs {0} cores (measurement.threads) but this worker "
-            "pins run jobs to at most {1} ({2} slots, {3} usable cores)",
-            threads, usable, config.slots, cores.size()));
-        return report;
-      }
-      argv.push_back("--emit=json");
-      argv.push_back(llvm::formatv("--threads={0}", threads).str());
-      argv.push_back(llvm::formatv("--repetitions={0}",
-                                   std::max(1u, measurement.repetitions()))
-                         .str());
-      // Every digit: formatv's default for doubles keeps two decimals.
-      if (measurement.tolerance() > 0)
-        argv.push_back(
-            llvm::formatv("--tolerance={0:e16}", measurement.tolerance())
-                .str());
-      if (measurement.warmup_seconds() > 0)
-        argv.push_back(llvm::formatv("--warmup-seconds={0:e16}",
-                                     measurement.warmup_seconds())
-                           .str());
-      // Latency does not depend on weight values, and zoo models ship
-      // without them: every run job uses seeded pseudo-random weights.
-      argv.push_back("--parameters=random");
-    } else {
-      argv.push_back("--emit=stats");
-    }
-    break;
-  }
-  case sweep::TEST_CRASH:
-    argv.insert(argv.end(), {"worker", "--test-job=crash"});
-    break;
-  case sweep::TEST_HANG:
-    argv.insert(argv.end(), {"worker", "--test-job=hang"});
-    break;
-  case sweep::TEST_SLEEP:
-    argv.insert(argv.end(), {"worker", "--test-job=sleep",
-                             llvm::formatv("--test-sleep-ms={0}",
-                                           job.measurement().test_sleep_ms())
-                                 .str()});
-    break;
-  default:
-    report.set_outcome(coordinator::FAILED);
-    report.set_error(llvm::formatv("unknown job kind {0}", (int)job.kind()));
-    return report;
-  }
-
-  ChildLimits limits;
-  limits.timeoutSeconds = job.measurement().timeout_seconds();
-  limits.memoryLimitMb = job.measurement().memory_limit_mb();
+std::optional<ChildResult> Worker::runPinned(const coordinator::Job &job,
+                                             const JobCommand &command,
+                                             ChildLimits &limits,
+                                             const std::atomic<bool> &stop) {
   bool leaseLost = false;
   auto lastHeartbeat = std::chrono::steady_clock::now();
   auto keepGoing = [&] {
@@ -420,17 +352,7 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
     if (now - lastHeartbeat < std::chrono::duration<double>(heartbeatSeconds))
       return true;
     lastHeartbeat = now;
-    coordinator::HeartbeatRequest request;
-    request.set_worker_id(workerId);
-    request.set_job_id(job.job_id());
-    request.set_lease_id(job.lease_id());
-    coordinator::HeartbeatReply reply;
-    // An unreachable coordinator is not a reason to stop: it may be
-    // restarting, and the report will be retried.
-    if (client.stub()
-            .Heartbeat(client.context(2s).get(), request, &reply)
-            .ok() &&
-        !reply.lease_valid())
+    if (!leaseHeld(job))
       leaseLost = true;
     return !leaseLost;
   };
@@ -438,10 +360,10 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
   // measurements never share a core; other jobs share cores among
   // themselves but never with a measurement. The lease is kept alive while
   // waiting.
-  bool measures = job.kind() == sweep::RUN;
-  if (measures) {
+  bool exclusive = command.exclusiveCores > 0;
+  if (exclusive) {
     std::optional<std::vector<int>> reserved =
-        cores.acquire(std::max(1u, job.measurement().threads()), keepGoing);
+        cores.acquire(command.exclusiveCores, keepGoing);
     if (!reserved)
       return std::nullopt;
     limits.cpus = std::move(*reserved);
@@ -451,14 +373,37 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
       return std::nullopt;
     limits.cpus = {*shared};
   }
+  std::vector<std::string> argv = {config.selfExe};
+  llvm::append_range(argv, command.arguments);
   ChildResult child = runChild(argv, limits, keepGoing);
-  if (measures)
+  if (exclusive)
     cores.release(limits.cpus);
   else
     cores.releaseShared(limits.cpus.front());
   if (child.status == ChildResult::Status::Cancelled)
     return std::nullopt;
+  return child;
+}
 
+namespace {
+/// How a child that did not exit 0 failed. dispatchlab's own errors are one
+/// line naming the op: the most useful thing a table can show of a failure.
+/// The path before it is the worker's scratch copy of the model, so it is
+/// left out.
+std::string describeFailure(const ChildResult &child,
+                            const ChildLimits &limits) {
+  std::string error = child.describe(limits);
+  llvm::StringRef tail(child.stderrTail);
+  size_t at = tail.find("error: ");
+  if (at != llvm::StringRef::npos)
+    error += ": " + tail.substr(at).split('\n').first.trim().str();
+  return error;
+}
+
+/// Fills `report` with how `child` ended and, when it succeeded, its stats.
+void reportChild(coordinator::ReportResultRequest &report,
+                 const JobHandler &handler, const ChildResult &child,
+                 const ChildLimits &limits) {
   report.set_wall_seconds(child.wallSeconds);
   report.set_stderr_tail(child.stderrTail);
   report.set_exit_code(child.exitCode);
@@ -466,58 +411,67 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
   if (child.status == ChildResult::Status::SpawnFailed) {
     report.set_outcome(coordinator::INFRASTRUCTURE_ERROR);
     report.set_error(child.describe(limits));
-    return report;
+    return;
   }
   if (child.status != ChildResult::Status::Exited || child.exitCode != 0) {
     report.set_outcome(coordinator::FAILED);
-    std::string error = child.describe(limits);
-    // dispatchlab's own errors are one line naming the op: the most useful
-    // thing a table can show of a failure. The path before it is the
-    // worker's scratch copy of the model, so it is left out.
-    llvm::StringRef tail(child.stderrTail);
-    size_t at = tail.find("error: ");
-    if (at != llvm::StringRef::npos)
-      error += ": " + tail.substr(at).split('\n').first.trim().str();
-    report.set_error(error);
-    return report;
+    report.set_error(describeFailure(child, limits));
+    return;
   }
-  llvm::Expected<llvm::json::Value> stats = llvm::json::parse(child.stdoutText);
-  if (!stats || !stats->getAsObject()) {
-    if (!stats)
-      llvm::consumeError(stats.takeError());
+  llvm::Expected<JobStats> stats = handler.parseOutput(child.stdoutText);
+  if (!stats) {
     report.set_outcome(coordinator::FAILED);
-    report.set_error("exit code 0 but the output is not a stats JSON object");
-    return report;
-  }
-  if (job.kind() == sweep::RUN) {
-    // Results are compile stats at the top level (what reports pivot on);
-    // a run job's measurement goes beside them under "run".
-    llvm::json::Object &run = *stats->getAsObject();
-    llvm::json::Object *compileStats = run.getObject("compile");
-    if (!compileStats) {
-      report.set_outcome(coordinator::FAILED);
-      report.set_error("exit code 0 but the run output has no compile stats");
-      return report;
-    }
-    llvm::json::Object merged = std::move(*compileStats);
-    run.erase("compile");
-    if (llvm::json::Value *provenance = run.get("provenance"))
-      merged["provenance"] = *provenance;
-    merged["run"] = std::move(run);
-    *stats = std::move(merged);
+    report.set_error(llvm::toString(stats.takeError()));
+    return;
   }
   // The child's own provenance is the truth for what produced the numbers.
-  if (const llvm::json::Value *provenance =
-          stats->getAsObject()->get("provenance")) {
-    std::string json;
-    llvm::raw_string_ostream os(json);
-    os << *provenance;
-    report.set_provenance_json(json);
-  }
+  if (stats->provenanceJson)
+    report.set_provenance_json(*stats->provenanceJson);
   report.set_outcome(coordinator::SUCCEEDED);
-  report.set_stats_json(job.kind() == sweep::RUN
-                            ? llvm::formatv("{0:2}", *stats).str()
-                            : child.stdoutText);
+  report.set_stats_json(stats->json);
+}
+} // namespace
+
+std::optional<coordinator::ReportResultRequest>
+Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
+  coordinator::ReportResultRequest report;
+  report.set_job_id(job.job_id());
+  report.set_lease_id(job.lease_id());
+  report.set_provenance_json(provenanceJson);
+  const JobHandler *handler = findJobHandler(job.kind());
+  if (!handler) {
+    report.set_outcome(coordinator::FAILED);
+    report.set_error(llvm::formatv("unknown job kind {0}", (int)job.kind()));
+    return report;
+  }
+  if (!handler->prepare) {
+    report.set_outcome(coordinator::SUCCEEDED);
+    report.set_stats_json("{}");
+    return report;
+  }
+  JobContext context{"", config.slots, cores.size()};
+  if (handler->needsModel) {
+    llvm::Expected<std::string> model = materializeModel(job);
+    if (!model) {
+      report.set_outcome(coordinator::INFRASTRUCTURE_ERROR);
+      report.set_error(llvm::toString(model.takeError()));
+      return report;
+    }
+    context.modelPath = std::move(*model);
+  }
+  llvm::Expected<JobCommand> command = handler->prepare(job, context);
+  if (!command) {
+    report.set_outcome(coordinator::FAILED);
+    report.set_error(llvm::toString(command.takeError()));
+    return report;
+  }
+  ChildLimits limits;
+  limits.timeoutSeconds = job.measurement().timeout_seconds();
+  limits.memoryLimitMb = job.measurement().memory_limit_mb();
+  std::optional<ChildResult> child = runPinned(job, *command, limits, stop);
+  if (!child)
+    return std::nullopt;
+  reportChild(report, *handler, *child, limits);
   return report;
 }
 

@@ -12,9 +12,12 @@
 
 #include "coordinator/CoordinatorClient.h"
 #include "proto/coordinator.pb.h"
+#include "workers/JobHandlers.h"
+#include "workers/JobRunner.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
+#include "llvm/Support/Error.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -105,22 +108,30 @@ public:
 
   /// Registers (waiting while the coordinator is unreachable) and runs jobs
   /// until `stop` is set. Jobs cut short by `stop` are not reported: their
-  /// leases expire (or an embedded sweep releases them). Returns false with
-  /// `error` when the coordinator refuses the worker.
-  bool run(const std::atomic<bool> &stop, std::string &error);
+  /// leases expire (or an embedded sweep releases them). Fails when the
+  /// coordinator refuses the worker.
+  llvm::Error run(const std::atomic<bool> &stop);
 
   /// The outcome of one job, or nothing when it was cut short (stop, or its
-  /// lease went to another worker).
+  /// lease went to another worker). Its kind's JobHandler says what to run.
   std::optional<coordinator::ReportResultRequest>
   execute(const coordinator::Job &job, const std::atomic<bool> &stop);
 
 private:
-  bool registerWorker(const std::atomic<bool> &stop, std::string &error);
+  llvm::Error registerWorker(const std::atomic<bool> &stop);
   void slotLoop(const std::atomic<bool> &stop);
   void report(coordinator::ReportResultRequest &request,
               const std::atomic<bool> &stop);
   /// The job's model as a file in the scratch directory.
-  std::string materializeModel(const coordinator::Job &job);
+  llvm::Expected<std::string> materializeModel(const coordinator::Job &job);
+  /// Heartbeats the job's lease: false once the coordinator says it is gone.
+  bool leaseHeld(const coordinator::Job &job);
+  /// Runs `command` on cores of the pool (into limits.cpus) while
+  /// heartbeating; nothing when cut short.
+  std::optional<ChildResult> runPinned(const coordinator::Job &job,
+                                       const JobCommand &command,
+                                       ChildLimits &limits,
+                                       const std::atomic<bool> &stop);
   void log(const std::string &line);
 
   WorkerConfig config;

@@ -83,8 +83,7 @@ int64_t countGenerics(ModuleOp module) {
 }
 
 /// `preset=NAME` (wherever it stands) with every other `key=value` over it.
-FailureOr<HeuristicOptions> parsePipelineOptions(StringRef text,
-                                                 std::string &error) {
+llvm::Expected<HeuristicOptions> parsePipelineOptions(StringRef text) {
   SmallVector<StringRef> parts;
   text.split(parts, ' ', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
   StringRef preset;
@@ -96,7 +95,7 @@ FailureOr<HeuristicOptions> parsePipelineOptions(StringRef text,
     else
       overrides.emplace_back(key.str(), value.str());
   }
-  return HeuristicOptions::resolve(preset, overrides, error);
+  return HeuristicOptions::resolve(preset, overrides);
 }
 } // namespace
 
@@ -135,10 +134,9 @@ void registerDispatchCreationPipeline() {
       "heuristic knobs (key=value)",
       [](OpPassManager &pm, StringRef text,
          function_ref<LogicalResult(const Twine &)> errorHandler) {
-        std::string error;
-        FailureOr<HeuristicOptions> options = parsePipelineOptions(text, error);
-        if (failed(options))
-          return errorHandler(error);
+        llvm::Expected<HeuristicOptions> options = parsePipelineOptions(text);
+        if (!options)
+          return errorHandler(llvm::toString(options.takeError()));
         buildDispatchCreationPipeline(pm, *options);
         return success();
       },

@@ -53,10 +53,8 @@ static void BM_NoopJobs(benchmark::State &state) {
 
     std::vector<std::thread> threads;
     for (auto &worker : pool)
-      threads.emplace_back([&, w = worker.get()] {
-        std::string error;
-        w->run(stop, error);
-      });
+      threads.emplace_back(
+          [&, w = worker.get()] { llvm::consumeError(w->run(stop)); });
     while (!server.getQueue().counts(submitted.sweepId).finished())
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
     stop = true;

@@ -25,8 +25,15 @@ protected:
   }
   void TearDown() override { llvm::sys::fs::remove_directories(dir); }
 
+  /// The spec, or nothing with `errors` holding why not.
   std::optional<LoadedSpec> parse(llvm::StringRef text, std::string &errors) {
-    return parseSweepSpec(text, "spec.txtpb", std::string(dir), errors);
+    llvm::Expected<LoadedSpec> loaded =
+        parseSweepSpec(text, "spec.txtpb", std::string(dir));
+    if (!loaded) {
+      errors = llvm::toString(loaded.takeError());
+      return std::nullopt;
+    }
+    return std::move(*loaded);
   }
 
   llvm::SmallString<128> dir;
@@ -46,11 +53,11 @@ TEST_F(SweepSpecTest, ValidSpecExpandsModelsTimesVariants) {
   ASSERT_TRUE(loaded) << errors;
   std::vector<ModelContent> models = {
       {"m.mlir", ".mlir", loaded->models[0].content}};
-  std::vector<ExpandedJob> jobs;
-  std::string error;
-  ASSERT_TRUE(
-      expandSweep(loaded->spec, models, {"c", "22", "cpu"}, jobs, error))
-      << error;
+  llvm::Expected<std::vector<ExpandedJob>> expanded =
+      expandSweep(loaded->spec, models, {"c", "22", "cpu"});
+  ASSERT_TRUE(static_cast<bool>(expanded))
+      << llvm::toString(expanded.takeError());
+  std::vector<ExpandedJob> jobs = std::move(*expanded);
   ASSERT_EQ(jobs.size(), 5u);
   EXPECT_EQ(jobs[0].variant.name, "o2");
   EXPECT_EQ(jobs[1].variant.name,
@@ -110,12 +117,11 @@ TEST_F(SweepSpecTest, RunJobsAreKeyedAndBoundByCpuClass) {
   )",
                                            errors);
   ASSERT_TRUE(loaded) << errors;
-  std::vector<ExpandedJob> jobs;
-  std::string error;
-  ASSERT_TRUE(expandSweep(loaded->spec,
-                          {{"m.mlir", ".mlir", loaded->models[0].content}},
-                          context, jobs, error))
-      << error;
+  llvm::Expected<std::vector<ExpandedJob>> expanded = expandSweep(
+      loaded->spec, {{"m.mlir", ".mlir", loaded->models[0].content}}, context);
+  ASSERT_TRUE(static_cast<bool>(expanded))
+      << llvm::toString(expanded.takeError());
+  std::vector<ExpandedJob> jobs = std::move(*expanded);
   ASSERT_EQ(jobs.size(), 2u);
   EXPECT_EQ(jobs[0].cpuClass, "");
   EXPECT_EQ(jobs[1].cpuClass, "znver4");
@@ -199,9 +205,9 @@ TEST_F(SweepSpecTest, VariantsWithTheSameOptionsAreRefused) {
   sweep::Variant *b = spec.add_variants();
   b->set_name("b");
   b->add_set("aggressive-fusion=false");
-  std::vector<ResolvedVariant> variants;
-  std::string error;
-  EXPECT_FALSE(resolveVariants(spec, variants, error));
+  llvm::Expected<std::vector<ResolvedVariant>> variants = resolveVariants(spec);
+  EXPECT_FALSE(static_cast<bool>(variants));
+  std::string error = variants ? "" : llvm::toString(variants.takeError());
   EXPECT_NE(error.find("variants 'a' and 'b' resolve to the same options"),
             std::string::npos)
       << error;

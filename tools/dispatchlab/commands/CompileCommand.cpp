@@ -118,9 +118,9 @@ FailureOr<HeuristicOptions> resolveHeuristicOptions(StringRef command) {
        llvm::zip(HeuristicOptions::describeKnobs(), getKnobOptions())) {
     if (option->getNumOccurrences() == 0)
       continue;
-    std::string error;
-    if (failed(options->set(knob.key, *option, error))) {
-      llvm::WithColor::error(llvm::errs(), command) << error << "\n";
+    if (llvm::Error error = options->set(knob.key, *option)) {
+      llvm::WithColor::error(llvm::errs(), command)
+          << llvm::toString(std::move(error)) << "\n";
       return failure();
     }
   }

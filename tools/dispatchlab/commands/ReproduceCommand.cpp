@@ -326,11 +326,10 @@ int runReproduceCommand() {
     return std::string(result);
   };
 
-  std::string errors;
-  std::optional<LoadedSpec> loaded =
-      loadSweepSpec(path("published", table->spec), errors);
+  llvm::Expected<LoadedSpec> loaded =
+      loadSweepSpec(path("published", table->spec));
   if (!loaded) {
-    llvm::errs() << errors;
+    llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return 2;
   }
   coordinator::SweepProgress final;

@@ -228,10 +228,13 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   // The local workers are all of this host's CPU class: run jobs bound to
   // another would wait for a worker that never comes.
   KeyContext context = KeyContext::current();
-  std::vector<ResolvedVariant> variants;
-  std::string variantError;
-  if (resolveVariants(loaded.spec, variants, variantError))
-    for (const ResolvedVariant &variant : variants) {
+  // A spec whose variants do not resolve is refused by the coordinator.
+  llvm::Expected<std::vector<ResolvedVariant>> variants =
+      resolveVariants(loaded.spec);
+  if (!variants)
+    llvm::consumeError(variants.takeError());
+  else
+    for (const ResolvedVariant &variant : *variants) {
       std::string cpuClass =
           jobCpuClass(variant.kind, loaded.spec.measurement(), context);
       if (cpuClass.empty() || cpuClass == context.cpuClass)
@@ -260,8 +263,9 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   workerConfig.slots = std::max(1u, options.workers);
   Worker worker(workerConfig);
   std::atomic<bool> stopWorkers{false};
-  std::string workerError;
-  std::thread workerThread([&] { worker.run(stopWorkers, workerError); });
+  // The embedded coordinator accepts its own workers: no error to show.
+  std::thread workerThread(
+      [&] { llvm::consumeError(worker.run(stopWorkers)); });
   CoordinatorClient client({server.address(), config.token, ""});
   FollowResult result =
       submitAndFollow(client, loaded, options.force, stop, final);
@@ -292,10 +296,9 @@ int runEmbeddedSweep(const LoadedSpec &loaded,
 }
 
 int runSweepCommand() {
-  std::string errors;
-  std::optional<LoadedSpec> loaded = loadSweepSpec(specPath, errors);
+  llvm::Expected<LoadedSpec> loaded = loadSweepSpec(specPath);
   if (!loaded) {
-    llvm::errs() << errors;
+    llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return 2;
   }
   std::atomic<bool> &stop = stopOnInterrupt();

@@ -102,9 +102,9 @@ int runWorkerCommand() {
   config.cpuClassOverride = cpuClassOverride;
   config.log = quiet ? nullptr : &llvm::errs();
   Worker worker(config);
-  std::string error;
-  if (!worker.run(stop, error)) {
-    llvm::WithColor::error(llvm::errs(), "dispatchlab worker") << error << "\n";
+  if (llvm::Error error = worker.run(stop)) {
+    llvm::WithColor::error(llvm::errs(), "dispatchlab worker")
+        << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
   return 0;
