@@ -40,7 +40,7 @@ struct FormCopyDispatchesPass
           wrapOpsInDispatchRegion(rewriter, {op});
       if (failed(region))
         return signalPassFailure();
-      (*region)->setAttr("dispatchlab.kind", rewriter.getStringAttr("copy"));
+      dispatch::DispatchDialect::setKindAttr(*region, "copy");
     }
   }
 };

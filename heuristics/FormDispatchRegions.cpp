@@ -95,7 +95,7 @@ struct FormDispatchRegionsPass
     for (const auto &group : tracker.getGroups()) {
       // Stats name each dispatch after its root, so keep the root findable
       // once the group is a region.
-      group->getRoot()->setAttr("dispatchlab.root", rewriter.getUnitAttr());
+      dispatch::DispatchDialect::setRootAttr(group->getRoot());
       if (failed(wrapOpsInDispatchRegion(
               rewriter, dropUnplaceableConsumers(
                             group->getRoot(), group->getFusedOperations())))) {

@@ -134,7 +134,7 @@ struct FormScalarDispatchesPass
         group.back()->emitOpError("cannot form a scalar dispatch around op");
         return signalPassFailure();
       }
-      (*region)->setAttr("dispatchlab.kind", rewriter.getStringAttr("scalar"));
+      dispatch::DispatchDialect::setKindAttr(*region, "scalar");
     }
   }
 };
