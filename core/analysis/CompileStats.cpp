@@ -150,8 +150,9 @@ static std::string printOutlinedBody(dispatch::RegionOp region,
   return text;
 }
 
-/// IREE generalizes every convolution before dispatch creation (spec 6.4),
-/// so op names alone would call nearly every root a linalg.generic.
+/// IREE generalizes every convolution before dispatch creation
+/// (GeneralizeLinalgNamedOps), so op names alone would call nearly every root
+/// a linalg.generic.
 static StringRef classifyRoot(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
