@@ -1,7 +1,7 @@
 //===- BubbleUpExpandShapes.cpp - propagate expand_shape upwards ----------===//
 //
 // An upstream-pattern equivalent of IREE's DispatchCreation
-// BubbleUpExpandShapes (spec 6.3): expand_shape moves above elementwise
+// BubbleUpExpandShapes pass: expand_shape moves above elementwise
 // generics (and collapse_shape below them) by expanding the generic's loops,
 // so reshapes stop splitting elementwise chains from their producers.
 //

@@ -1,6 +1,6 @@
 //===- CloneProducersIntoDispatchRegions.cpp - clone cheap producers ------===//
 //
-// Mirrors IREE's CloneProducersIntoDispatchRegions (spec section 5): clone
+// Mirrors IREE's CloneProducersIntoDispatchRegions pass: clone
 // fills, empties, small constants, bit-extends and slices into each dispatch
 // that reads them; drop what is left dead; give every linalg.generic still
 // outside a dispatch a dispatch of its own; clone again.

@@ -17,6 +17,22 @@ void DispatchDialect::initialize() {
       >();
 }
 
+void DispatchDialect::setRootAttr(Operation *op) {
+  op->setAttr(getRootAttrName(), UnitAttr::get(op->getContext()));
+}
+
+bool DispatchDialect::hasRootAttr(Operation *op) {
+  return op->hasAttr(getRootAttrName());
+}
+
+void DispatchDialect::setKindAttr(Operation *op, StringRef kind) {
+  op->setAttr(getKindAttrName(), StringAttr::get(op->getContext(), kind));
+}
+
+StringAttr DispatchDialect::getKindAttr(Operation *op) {
+  return op->getAttrOfType<StringAttr>(getKindAttrName());
+}
+
 void RegionOp::build(OpBuilder &builder, OperationState &state,
                      TypeRange resultTypes) {
   state.addTypes(resultTypes);

@@ -19,6 +19,25 @@ def Dispatch_Dialect : Dialect {
     and scheduled as one unit. Values from above are captured implicitly (as
     in `flow.dispatch.region`), so producers can be cloned in afterwards.
   }];
+  // The markers formation leaves for the stats. Not `discardableAttrs`: those
+  // are spelled `dispatch.<name>`, and printed IR keeps `dispatchlab.<name>`.
+  let extraClassDeclaration = [{
+    /// Unit attribute on the op a fused dispatch was formed around.
+    static constexpr ::llvm::StringLiteral getRootAttrName() {
+      return "dispatchlab.root";
+    }
+    static void setRootAttr(::mlir::Operation *op);
+    static bool hasRootAttr(::mlir::Operation *op);
+
+    /// String attribute on a region formed for something other than fusion:
+    /// "scalar" (FormScalarDispatches) or "copy" (FormCopyDispatches).
+    static constexpr ::llvm::StringLiteral getKindAttrName() {
+      return "dispatchlab.kind";
+    }
+    static void setKindAttr(::mlir::Operation *op, ::llvm::StringRef kind);
+    /// Null if `op` has no kind.
+    static ::mlir::StringAttr getKindAttr(::mlir::Operation *op);
+  }];
 }
 
 class Dispatch_Op<string mnemonic, list<Trait> traits = []>

@@ -13,8 +13,9 @@ namespace dispatchlab {
 /// Moves `ops` (all in one block) into a new `dispatch.region` placed after
 /// the last of them. Results used outside become region results. Ops between
 /// the group's ops that depend on the group are moved after the region, as
-/// IREE moves external users of fused producers (spec 4.4). Fails, leaving
-/// the IR unchanged, if the group would form a cycle with an outside op.
+/// IREE's movePrecedingOpsIntoDispatchRegion moves external users of fused
+/// producers. Fails, leaving the IR unchanged, if the group would form a
+/// cycle with an outside op.
 mlir::FailureOr<dispatch::RegionOp>
 wrapOpsInDispatchRegion(mlir::RewriterBase &rewriter,
                         llvm::ArrayRef<mlir::Operation *> ops);

@@ -1,6 +1,6 @@
 //===- ElementwiseOpFusion.cpp - producer/consumer generic fusion ---------===//
 //
-// Mirrors IREE's DispatchCreation ElementwiseOpFusion (spec 6.1): upstream
+// Mirrors IREE's DispatchCreation ElementwiseOpFusion pass: upstream
 // linalg elementwise fusion, gated by IREE's control function.
 //
 // Divergences: IREE also inlines bit-extend producers into consumers that
@@ -63,8 +63,8 @@ static bool isPureBroadcast(Operation *op) {
          body.getTerminator()->getOperand(0) == body.getArgument(0);
 }
 
-// Mirrors IREE's areFusableAsElementwiseOps (spec 6.1), rule by rule and in
-// the same order.
+// Mirrors IREE's areFusableAsElementwiseOps (FusionUtils.cpp), rule by rule
+// and in the same order.
 static bool areFusableAsElementwiseOps(OpOperand *fusedOperand,
                                        const FusabilityOptions &options) {
   Operation *producer = fusedOperand->get().getDefiningOp();
@@ -103,7 +103,7 @@ static bool areFusableAsElementwiseOps(OpOperand *fusedOperand,
     return false;
 
   // Keep narrowing casts with the wide computation so the dispatch boundary
-  // carries the narrow type (spec 4.3).
+  // carries the narrow type (IREE: fuseWithTruncate in FormDispatchRegions).
   if (!options.fuseTruncateOps && isBitTruncateOp(producer)) {
     if (isBitExtendOp(consumer))
       return false;

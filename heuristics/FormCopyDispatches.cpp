@@ -1,6 +1,6 @@
 //===- FormCopyDispatches.cpp - slow copy dispatches for slices -----------===//
 //
-// Mirrors IREE's ConvertTensorToFlow slice handling (spec 5, last paragraph):
+// Mirrors the slice handling of IREE's ConvertTensorToFlow pass:
 // a contiguous top-level slice becomes a DMA copy (flow.tensor.slice/update)
 // and stays as is here; any other top-level slice is wrapped in a dispatch of
 // its own, IREE's "slow copy dispatch".
@@ -40,7 +40,7 @@ struct FormCopyDispatchesPass
           wrapOpsInDispatchRegion(rewriter, {op});
       if (failed(region))
         return signalPassFailure();
-      (*region)->setAttr("dispatchlab.kind", rewriter.getStringAttr("copy"));
+      dispatch::DispatchDialect::setKindAttr(*region, "copy");
     }
   }
 };

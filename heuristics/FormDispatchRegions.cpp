@@ -23,12 +23,12 @@ namespace dispatchlab {
 using namespace mlir;
 using namespace dispatchlab;
 
-// Mirrors IREE's materialization (spec 4.4 step 4): consumers move in one by
-// one after the producers, each first moving its operand definitions above
-// the region. A consumer reading an outside op that depends on the group
-// (say a user of a producer only fused in the final producer pass) cannot
-// be placed: IREE warns and leaves it outside rather than failing, and so
-// does every later consumer that reads it.
+// Mirrors IREE's createFusionGroups (FormDispatchRegions.cpp): consumers move
+// in one by one after the producers (moveFollowingOpIntoDispatchRegion), each
+// first moving its operand definitions above the region. A consumer reading an
+// outside op that depends on the group (say a user of a producer only fused in
+// the final producer pass) cannot be placed: IREE warns and leaves it outside
+// rather than failing, and so does every later consumer that reads it.
 static SmallVector<Operation *>
 dropUnplaceableConsumers(Operation *root, ArrayRef<Operation *> ops) {
   Block *block = root->getBlock();
@@ -95,7 +95,7 @@ struct FormDispatchRegionsPass
     for (const auto &group : tracker.getGroups()) {
       // Stats name each dispatch after its root, so keep the root findable
       // once the group is a region.
-      group->getRoot()->setAttr("dispatchlab.root", rewriter.getUnitAttr());
+      dispatch::DispatchDialect::setRootAttr(group->getRoot());
       if (failed(wrapOpsInDispatchRegion(
               rewriter, dropUnplaceableConsumers(
                             group->getRoot(), group->getFusedOperations())))) {

@@ -1,6 +1,6 @@
 //===- FormScalarDispatches.cpp - dispatches for scalar compute -----------===//
 //
-// Mirrors IREE's FormScalarDispatches (spec 6.3): Linalg/tensor compute on
+// Mirrors IREE's FormScalarDispatches pass: Linalg/tensor compute on
 // scalars or single-element tensors gets its own dispatch before
 // FormDispatchRegions runs, so those ops are invisible to it.
 //
@@ -134,7 +134,7 @@ struct FormScalarDispatchesPass
         group.back()->emitOpError("cannot form a scalar dispatch around op");
         return signalPassFailure();
       }
-      (*region)->setAttr("dispatchlab.kind", rewriter.getStringAttr("scalar"));
+      dispatch::DispatchDialect::setKindAttr(*region, "scalar");
     }
   }
 };

@@ -1,6 +1,6 @@
 //===- FuseHorizontalContractions.cpp - merge contractions sharing an LHS -===//
 //
-// Mirrors IREE's DispatchCreation FuseHorizontalContractions (spec 6.3).
+// Mirrors IREE's DispatchCreation FuseHorizontalContractions pass.
 // Contractions that read the same LHS value and are independent of each other
 // become one multi-result linalg.generic: one root, so one dispatch that reads
 // the LHS once.

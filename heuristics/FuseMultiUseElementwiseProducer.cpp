@@ -1,6 +1,6 @@
 //===- FuseMultiUseElementwiseProducer.cpp - multi-use generic fusion -----===//
 //
-// Mirrors IREE's DispatchCreation FuseMultiUseElementwiseProducer (spec 6.2):
+// Mirrors IREE's DispatchCreation FuseMultiUseElementwiseProducer pass:
 // an all-parallel producer with several users is fused into the consumer
 // whose use dominates all the others; the fused op also yields the
 // producer's value for the remaining users, so the producer disappears.
@@ -49,8 +49,8 @@ static SmallVector<OpOperand *> getUsesIn(Operation *producer,
   return uses;
 }
 
-// Mirrors IREE's per-consumer producer choice (spec 6.2): the first operand
-// whose producer passes every check.
+// Mirrors IREE's per-consumer producer choice in fuseMultiUseProducers: the
+// first operand whose producer passes every check.
 static linalg::GenericOp
 findFusableProducer(linalg::GenericOp consumer,
                     const llvm::DenseSet<Operation *> &taken,
@@ -69,7 +69,8 @@ findFusableProducer(linalg::GenericOp consumer,
     if (!consumerDominatesAllUses(producer, consumer, dominance))
       continue;
     // Extends are cloned into their users and truncates stay with the wide
-    // computation (spec 4.3); multi-use fusion must not move either.
+    // computation; multi-use fusion must not move either (IREE's
+    // fuseMultiUseProducers skips both).
     if (isBitExtendOp(producer) || isBitTruncateOp(producer))
       continue;
     // A use left unfused would keep the producer alive for nothing.

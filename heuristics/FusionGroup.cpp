@@ -57,7 +57,7 @@ Operation *FusionGroup::ownerInGroup(Operation *op) const {
   return ancestor && contains(ancestor) ? ancestor : nullptr;
 }
 
-// compose(pResultMap, cOperandMap, srcMap) of spec 2.3.
+// Mirrors IREE's computeIterationSpaceMapping (LinalgExt's LoopMappingUtils).
 static FailureOr<AffineMap> composeThroughEdge(AffineMap producerResultMap,
                                                AffineMap consumerOperandMap,
                                                AffineMap sourceMap) {

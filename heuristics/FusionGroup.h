@@ -2,7 +2,7 @@
 //
 // The planning state of dispatch formation: groups of ops that will become
 // one dispatch each, and the tracker that gives every op a single owner.
-// Mirrors IREE's FusionGroup / FusionTracker (spec sections 0 and 2).
+// Mirrors IREE's FusionGroup / FusionTracker (FormDispatchRegions.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,8 +21,9 @@
 namespace dispatchlab {
 
 /// The loop map of a group root: from its outer-parallel loops to all of its
-/// loops, with 0 at loops that are not outer-parallel (spec 0, "root loop
-/// map"). Outer-parallel loops are the leading run of parallel iterators.
+/// loops, with 0 at loops that are not outer-parallel (as IREE's FusionGroup
+/// builds it from getOuterParallelLoops). Outer-parallel loops are the
+/// leading run of parallel iterators.
 mlir::AffineMap getRootLoopMap(mlir::Operation *op);
 
 /// Number of outer-parallel loops of `op`.
@@ -42,25 +43,25 @@ public:
   /// can be computed, as IREE does for ops without the fusion interface).
   void insert(mlir::Operation *op);
 
-  /// Mirrors `FusionGroup::getRootParallelLoopToOpMap` (spec 2.3): the map
-  /// from the root's outer-parallel dims to `op`'s loops, composed through
-  /// the edges between `op` and the group. Fails on conflicting edges, on a
+  /// Mirrors `FusionGroup::getRootParallelLoopToOpMap`: the map from the
+  /// root's outer-parallel dims to `op`'s loops, composed through the edges
+  /// between `op` and the group. Fails on conflicting edges, on a
   /// consumer sharing no parallel dim with the root, and on a producer less
   /// parallel than the root. The producer check runs once on the merged map
   /// (IREE checks after each merge, which depends on use-list order).
   mlir::FailureOr<mlir::AffineMap>
   getRootParallelLoopToOpMap(mlir::Operation *op) const;
 
-  /// Mirrors `FusionGroup::isFusable` (spec 2.4).
+  /// Mirrors `FusionGroup::isFusable`.
   bool isFusable(mlir::Operation *op) const;
 
-  /// Mirrors `wouldExceedOperandLimit` (spec 2.2): distinct outside defining
+  /// Mirrors `FusionGroup::wouldExceedOperandLimit`: distinct outside defining
   /// ops (block arguments, fills and empties free) plus results used outside,
   /// over the group with `op` added, against `limit`. Kept incrementally so
   /// each query costs only `op`'s own operands and uses.
   bool wouldExceedOperandLimit(mlir::Operation *op, unsigned limit) const;
 
-  /// Mirrors `hasTransitiveDependencyOnFusionGroup` (spec 2.5): true if
+  /// Mirrors `FusionGroup::hasTransitiveDependencyOnFusionGroup`: true if
   /// `consumer` depends on the group through an op outside it, so fusing it
   /// would form a cycle. The walk stops at ops before the group's first op
   /// and at the first group op it reaches.
@@ -87,9 +88,10 @@ private:
   mlir::Operation *root;
   mlir::Operation *earliest;
   llvm::MapVector<mlir::Operation *, mlir::AffineMap> loopMaps;
-  /// Distinct defining ops outside the group feeding it (spec 2.2 operands).
+  /// Distinct defining ops outside the group feeding it (the operands of
+  /// wouldExceedOperandLimit).
   llvm::DenseSet<mlir::Operation *> externalDefs;
-  /// Results of group ops with a user outside the group (spec 2.2 results).
+  /// Results of group ops with a user outside the group (its results).
   llvm::DenseSet<mlir::Value> escapingResults;
   /// isReachedFromGroup memo, so consumers sharing a long path to the group
   /// walk it once. A true entry stays true as the group grows; false ones are

@@ -101,8 +101,8 @@ static bool canReuseInitBuffer(linalg::GenericOp consumer, OpOperand *operand) {
   return false;
 }
 
-// Mirrors IREE's isFusableWithConsumer (spec 3.1); the first rule that
-// decides wins.
+// Mirrors IREE's isFusableWithConsumer (FormDispatchRegions.cpp); the first
+// rule that decides wins.
 bool Planner::isFusableWithConsumer(OpOperand &use) const {
   Operation *producer = use.get().getDefiningOp();
   Operation *consumer = use.getOwner();
@@ -191,7 +191,7 @@ bool Planner::isFusableWithConsumer(OpOperand &use) const {
   return true;
 }
 
-// Mirrors IREE's isFusableWithProducer (spec 3.2).
+// Mirrors IREE's isFusableWithProducer (FormDispatchRegions.cpp).
 bool Planner::isFusableWithProducer(OpOperand &use,
                                     bool fuseWithTruncate) const {
   Operation *producer = use.get().getDefiningOp();
@@ -257,9 +257,10 @@ bool Planner::areAllGroupUsesFusableWithProducer(Operation *producer,
   return true;
 }
 
-// Mirrors IREE's hasExternalUserBlockingProducerFusion (spec 2.6). A user of
-// `producer` that sits before the root would be moved after the dispatch; that
-// is impossible if the group depends on it, or if it is a dispatch already.
+// Mirrors IREE's hasExternalUserBlockingProducerFusion (RegionOpUtils.cpp). A
+// user of `producer` that sits before the root would be moved after the
+// dispatch; that is impossible if the group depends on it, or if it is a
+// dispatch already.
 bool Planner::hasExternalUserBlockingProducerFusion(
     Operation *root, Operation *producer, const FusionGroup &group,
     GroupDependencies &deps) const {
@@ -316,7 +317,7 @@ bool GroupDependencies::contains(Operation *op, Operation *bound) {
   return deps.contains(op);
 }
 
-// Mirrors IREE's getFusableUses (spec 2.1).
+// Mirrors IREE's getFusableUses (FormDispatchRegions.cpp).
 SmallVector<OpOperand *> Planner::getFusableUses(Operation *op) const {
   if (!knobs.aggressiveFusion) {
     llvm::SetVector<Operation *> consumers;
@@ -339,7 +340,7 @@ SmallVector<OpOperand *> Planner::getFusableUses(Operation *op) const {
   return uses;
 }
 
-// Mirrors IREE's fuseRootsWithProducers (spec 3.3).
+// Mirrors IREE's fuseRootsWithProducers (FormDispatchRegions.cpp).
 void Planner::fuseRootWithProducers(Operation *root, FusionGroup &group,
                                     bool fuseWithTruncate) {
   if (!knobs.dispatchFusion)
@@ -372,7 +373,7 @@ void Planner::fuseRootWithProducers(Operation *root, FusionGroup &group,
   }
 }
 
-// Mirrors IREE's fuseRootsWithConsumers (spec 3.4).
+// Mirrors IREE's fuseRootsWithConsumers (FormDispatchRegions.cpp).
 void Planner::fuseRootsWithConsumers(ArrayRef<Operation *> roots) {
   if (!knobs.dispatchFusion)
     return;
@@ -410,7 +411,7 @@ void Planner::growRoots(ArrayRef<Operation *> reverseRoots) {
                           /*fuseWithTruncate=*/true);
 }
 
-// Mirrors IREE's decideFusableLinalgOps (spec 4.1 and 4.2).
+// Mirrors IREE's decideFusableLinalgOps (FormDispatchRegions.cpp).
 void Planner::decide(Region &region) {
   const bool firstPassTruncates =
       knobs.truncateOrdering == TruncateOrdering::Eager;

@@ -17,9 +17,9 @@
 
 namespace dispatchlab {
 
-/// Mirrors IREE's `decideFusableLinalgOps` over `region` (spec section 4):
-/// the root sweep with producer/consumer/truncate passes, then the fallback
-/// sweep, recursing into scf regions.
+/// Mirrors IREE's `decideFusableLinalgOps` over `region`
+/// (FormDispatchRegions.cpp): the root sweep with producer/consumer/truncate
+/// passes, then the fallback sweep, recursing into scf regions.
 void decideFusionGroups(mlir::Region &region, const HeuristicOptions &knobs,
                         FusionTracker &tracker);
 

@@ -1,6 +1,6 @@
 //===- FusionPreprocessing.cpp - normalize IR before fusion ---------------===//
 //
-// Mirrors IREE's DispatchCreation FusionPreprocessing (spec section 8 step 4):
+// Mirrors IREE's DispatchCreation FusionPreprocessing pass:
 // makes elementwise generics read their inputs through identity maps (so
 // elementwise fusion and formation see aligned loops), folds a padded value
 // that is padded again into one fill + insert_slice, resolves tensor.dim of

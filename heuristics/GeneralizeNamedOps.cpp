@@ -1,7 +1,7 @@
 //===- GeneralizeNamedOps.cpp - IREE's named-op generalization ------------===//
 //
-// Mirrors what IREE's GlobalOptimization does before dispatch creation
-// (spec 6.4): upstream convert-elementwise-to-linalg for tensor-level
+// Mirrors what IREE's GlobalOptimization pipeline does before dispatch
+// creation: upstream convert-elementwise-to-linalg for tensor-level
 // elementwise ops (run inside this pass, see `convert-elementwise`), then
 // GeneralizeLinalgNamedOps on exactly IREE's op list.
 //

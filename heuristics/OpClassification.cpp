@@ -21,9 +21,9 @@ namespace {
 enum class BitWidthChange { Neither, Extend, Truncate };
 } // namespace
 
-// Mirrors IREE's shared classification behind isBitExtendOp/isBitTruncateOp
-// (spec 1.1): only the max-rank inputs count, so a dequantization whose scale
-// is a lower-rank f32 tensor is still an extend.
+// Mirrors IREE's isBitExtendOrTruncateOp (LinalgExt's Utils.cpp), behind
+// isBitExtendOp/isBitTruncateOp: only the max-rank inputs count, so a
+// dequantization whose scale is a lower-rank f32 tensor is still an extend.
 static BitWidthChange classifyBitWidthChange(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumDpsInits() != 1 ||
@@ -111,9 +111,9 @@ bool hasSupportedByteSize(Type type) {
 
 static bool isScalarIntOrFloat(Type type) { return type.isIntOrFloat(); }
 
-// Mirrors IREE's isCloneableIntoDispatchOp (spec 1.2). The LinalgExt cases
-// (scan users, attention masks, scatter indices, gather, encodings) have no
-// upstream counterpart and are omitted.
+// Mirrors IREE's isCloneableIntoDispatchOp (RegionOpUtils.cpp). The LinalgExt
+// cases (scan users, attention masks, scatter indices, gather, encodings)
+// have no upstream counterpart and are omitted.
 // IREE's aggressive flag only adds LinalgExt cases there, which have no
 // upstream equivalent; inline-constant-bytes is
 // --iree-flow-inline-constants-max-byte-length.
@@ -178,8 +178,8 @@ bool hasFusableUnpackProducer(Operation *op) {
   return false;
 }
 
-// Mirrors IREE's isRootLikeOp (spec 1.3); ops already inside a dispatch
-// (scalar dispatches, say) play the role of ops inside
+// Mirrors IREE's isRootLikeOp (FormDispatchRegions.cpp); ops already inside a
+// dispatch (scalar dispatches, say) play the role of ops inside
 // flow.dispatch.workgroups.
 bool isRootLikeOp(Operation *op) {
   if (op->getParentOfType<dispatch::RegionOp>())

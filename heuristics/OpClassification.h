@@ -1,6 +1,7 @@
 //===- OpClassification.h - which ops are roots, clones, casts -*- C++ -*-===//
 //
-// The per-op predicates that dispatch formation is built on (spec section 1).
+// The per-op predicates that dispatch formation is built on (IREE's are in
+// FormDispatchRegions.cpp, Flow's RegionOpUtils.cpp and LinalgExt's Utils.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,13 +29,15 @@ bool isBitExtendOp(mlir::Operation *op);
 /// result rank equal to that input's rank.
 bool isBitTruncateOp(mlir::Operation *op);
 
-/// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (spec 1.2): ops that are
-/// duplicated into each consumer dispatch instead of being fused or rooted.
+/// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (RegionOpUtils.cpp): ops
+/// that are duplicated into each consumer dispatch instead of being fused or
+/// rooted.
 bool isCloneableIntoDispatchOp(mlir::Operation *op,
                                const HeuristicOptions &options);
 
-/// Mirrors IREE's `isRootLikeOp` (spec 1.3): named Linalg ops (but fill),
-/// reduction generics, and TilingInterface ops other than pad/concat/pack.
+/// Mirrors IREE's `isRootLikeOp` (FormDispatchRegions.cpp): named Linalg ops
+/// (but fill), reduction generics, and TilingInterface ops other than
+/// pad/concat/pack.
 bool isRootLikeOp(mlir::Operation *op);
 
 /// Mirrors IREE's `hasFusableUnpackProducer`: a reduction generic reading an

@@ -45,7 +45,7 @@ def CloneProducersIntoDispatchRegionsPass
 }
 
 //===----------------------------------------------------------------------===//
-// DispatchCreation passes around FormDispatchRegions (spec sections 6, 8)
+// DispatchCreation passes around FormDispatchRegions (IREE's Passes.cpp)
 //===----------------------------------------------------------------------===//
 
 def TensorPadToTensorInsertSlicePass
@@ -54,9 +54,9 @@ def TensorPadToTensorInsertSlicePass
   let summary = "Rewrite constant-value tensor.pad outside dispatches into "
                 "tensor.empty + linalg.fill + tensor.insert_slice";
   let description = [{
-    Mirrors IREE's TensorPadToTensorInsertSlice (spec 6.3). The fill becomes
-    a splat (no dispatch) and the insert_slice can fuse into the producer's
-    dispatch (spec 3.1 step 5).
+    Mirrors IREE's TensorPadToTensorInsertSlice. The fill becomes a splat
+    (no dispatch) and the insert_slice can fuse into the producer's dispatch
+    (isFusableWithConsumer's insert_slice rule).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
@@ -75,7 +75,7 @@ def GeneralizeNamedOpsPass
                 "generalize IREE's list of named Linalg ops";
   let description = [{
     Mirrors IREE's GlobalOptimization GeneralizeLinalgNamedOps plus upstream
-    convert-elementwise-to-linalg (spec 6.4). `linalg.fill` is never
+    convert-elementwise-to-linalg. `linalg.fill` is never
     generalized; contractions only with `generalize-matmul`.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
@@ -94,7 +94,7 @@ def ElementwiseOpFusionPass
   let summary = "Fuse producer/consumer linalg.generic pairs with upstream "
                 "elementwise fusion under IREE's control function";
   let description = [{
-    Mirrors IREE's DispatchCreation ElementwiseOpFusion (spec 6.1). With
+    Mirrors IREE's DispatchCreation ElementwiseOpFusion. With
     `mode=upstream` every pair that upstream `areElementwiseOpsFusable`
     accepts is fused (only the dispatch-boundary check stays).
   }];
@@ -131,7 +131,7 @@ def FuseMultiUseElementwiseProducerPass
   let summary = "Fuse multi-use elementwise producers into a consumer that "
                 "yields the producer's value for its other users";
   let description = [{
-    Mirrors IREE's FuseMultiUseElementwiseProducer (spec 6.2).
+    Mirrors IREE's FuseMultiUseElementwiseProducer.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
   let options = [
@@ -148,7 +148,7 @@ def FormScalarDispatchesPass
                     "mlir::FunctionOpInterface"> {
   let summary = "Wrap scalar (at most one element) compute in dispatches";
   let description = [{
-    Mirrors IREE's FormScalarDispatches (spec 6.3). Created regions carry
+    Mirrors IREE's FormScalarDispatches. Created regions carry
     `dispatchlab.kind = "scalar"`.
   }];
   let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
@@ -160,9 +160,9 @@ def FormCopyDispatchesPass
   let summary = "Give every top-level non-contiguous slice its own "
                 "dispatch (IREE's slow copy dispatches)";
   let description = [{
-    Mirrors IREE's ConvertTensorToFlow slice handling (spec 5, last
-    paragraph): contiguous slices stay (DMA copies), the others become
-    dispatch.region ops marked `dispatchlab.kind = "copy"`.
+    Mirrors IREE's ConvertTensorToFlow slice handling: contiguous slices
+    stay (DMA copies), the others become dispatch.region ops marked
+    `dispatchlab.kind = "copy"`.
   }];
   let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
 }
@@ -173,7 +173,7 @@ def TransposeGenericOpsPass
   let summary = "Interchange generics: parallel loops first in reductions, "
                 "identity input maps on transposed elementwise reads";
   let description = [{
-    Mirrors IREE's TransposeGenericOps (spec 6.3).
+    Mirrors IREE's TransposeGenericOps.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
@@ -183,7 +183,7 @@ def BubbleUpExpandShapesPass
                     "mlir::FunctionOpInterface"> {
   let summary = "Move tensor.expand_shape ops up through linalg ops";
   let description = [{
-    An upstream-pattern equivalent of IREE's BubbleUpExpandShapes (spec 6.3).
+    An upstream-pattern equivalent of IREE's BubbleUpExpandShapes.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -200,7 +200,7 @@ def SinkReshapesPass
                     "mlir::FunctionOpInterface"> {
   let summary = "Move tensor.collapse_shape ops down into their consumers";
   let description = [{
-    An upstream-pattern equivalent of IREE's SinkReshapes (spec 6.3).
+    An upstream-pattern equivalent of IREE's SinkReshapes.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -214,8 +214,7 @@ def FusionPreprocessingPass
                 "elementwise generics, nested fill + insert_slice folded, "
                 "pads and slices folded into pack/unpack";
   let description = [{
-    Mirrors IREE's DispatchCreation FusionPreprocessing (spec section 8
-    step 4).
+    Mirrors IREE's DispatchCreation FusionPreprocessing.
   }];
   let dependentDialects = ["::mlir::affine::AffineDialect",
                            "::mlir::arith::ArithDialect",
@@ -229,7 +228,7 @@ def FuseHorizontalContractionsPass
   let summary = "Merge independent contractions that share their LHS into "
                 "one multi-result linalg.generic";
   let description = [{
-    Mirrors IREE's DispatchCreation FuseHorizontalContractions (spec 6.3):
+    Mirrors IREE's DispatchCreation FuseHorizontalContractions:
     the merged op is one root, so the contractions share one dispatch.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];

@@ -1,7 +1,7 @@
 //===- SinkReshapes.cpp - push expand_shape past its consumers ------------===//
 //
 // An upstream-pattern equivalent of IREE's DispatchCreation SinkReshapes
-// (spec 6.3): an expand_shape left after a Linalg op (typically a named op
+// pass: an expand_shape left after a Linalg op (typically a named op
 // BubbleUpExpandShapes could not cross) is folded into its elementwise
 // consumer by collapsing that consumer's loops, so producer and consumer can
 // share a dispatch.

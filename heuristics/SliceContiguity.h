@@ -8,8 +8,8 @@
 
 namespace dispatchlab {
 
-/// Mirrors IREE's isOffsetSizeAndStrideMappableToFlow (spec 5, last
-/// paragraph): true if the slice of `base` (offsets/sizes/strides, one per
+/// Mirrors IREE's isOffsetSizeAndStrideMappableToFlow (TensorToFlow's
+/// Utils.cpp): true if the slice of `base` (offsets/sizes/strides, one per
 /// dim of `base`) is one contiguous memory range. Walking from the innermost
 /// dim out, strides must be 1; while inner dims are full a dim may have any
 /// offset and size, after a partial dim every outer size must be 1. Offsets

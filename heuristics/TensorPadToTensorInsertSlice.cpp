@@ -1,6 +1,6 @@
 //===- TensorPadToTensorInsertSlice.cpp - pad as fill + insert_slice ------===//
 //
-// Mirrors IREE's DispatchCreation TensorPadToTensorInsertSlice (spec 6.3):
+// Mirrors IREE's DispatchCreation TensorPadToTensorInsertSlice pass:
 // a constant-value pad outside dispatches becomes tensor.empty + linalg.fill
 // + tensor.insert_slice, so the fill is a splat and the insert_slice can join
 // its source's dispatch instead of the pad forming a dispatch of its own.

@@ -1,6 +1,6 @@
 //===- TransposeGenericOps.cpp - normalize generic loop orders ------------===//
 //
-// Mirrors IREE's DispatchCreation TransposeGenericOps (spec 6.3). Dispatch
+// Mirrors IREE's DispatchCreation TransposeGenericOps pass. Dispatch
 // formation only counts *leading* parallel loops as shared with a root, and
 // wants consumers to read roots through identity maps; both patterns reorder
 // loops of linalg.generic ops so that holds.

@@ -19,9 +19,6 @@ using namespace mlir;
 
 namespace dispatchlab {
 
-static constexpr StringLiteral kRootAttr = "dispatchlab.root";
-static constexpr StringLiteral kKindAttr = "dispatchlab.kind";
-
 std::string OpNamer::getName(Operation *op) {
   std::optional<std::string> sourceName;
   // Passes may wrap the loader's NameLoc (e.g. in a FusedLoc), so search the
@@ -79,7 +76,7 @@ Operation *getRootOp(dispatch::RegionOp region) {
   if (ops.empty())
     return nullptr;
   for (Operation &op : ops)
-    if (op.hasAttr(kRootAttr))
+    if (dispatch::DispatchDialect::hasRootAttr(&op))
       return &op;
   for (Operation &op : ops)
     if (!isClonedIntoDispatch(&op) && hasReductionLoops(&op))
@@ -153,8 +150,9 @@ static std::string printOutlinedBody(dispatch::RegionOp region,
   return text;
 }
 
-/// IREE generalizes every convolution before dispatch creation (spec 6.4),
-/// so op names alone would call nearly every root a linalg.generic.
+/// IREE generalizes every convolution before dispatch creation
+/// (GeneralizeLinalgNamedOps), so op names alone would call nearly every root
+/// a linalg.generic.
 static StringRef classifyRoot(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)
@@ -174,7 +172,7 @@ static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
                                             ArrayRef<Value> captured,
                                             OpNamer &namer) {
   DispatchGroupStats group;
-  auto kind = region->getAttrOfType<StringAttr>(kKindAttr);
+  StringAttr kind = dispatch::DispatchDialect::getKindAttr(region);
   group.kind = kind ? kind.str() : "fused";
   if (Operation *root = getRootOp(region)) {
     group.root = namer.getName(root);

@@ -1,9 +1,9 @@
 //===- CompileStats.h - what `dispatchlab compile` reports ------*- C++ -*-===//
 //
-// Statistics over a module after dispatch formation, counted the way IREE
-// counts them (spec sections 8-9): dispatch sites, unique executables, DMA
-// fills and copies left outside dispatches, and bytes passed between
-// dispatches.
+// Statistics over a module after dispatch formation, counted the way IREE's
+// Stream DumpStatistics pass counts them: dispatch sites, unique executables
+// (after DeduplicateExecutables), DMA fills and copies left outside
+// dispatches, and bytes passed between dispatches.
 //
 //===----------------------------------------------------------------------===//
 

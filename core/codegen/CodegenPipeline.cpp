@@ -3,6 +3,7 @@
 #include "core/codegen/CodegenPipeline.h"
 
 #include "core/codegen/CodeSize.h"
+#include "core/codegen/HostVectorWidth.h"
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/TransientMemory.h"
@@ -37,17 +38,20 @@ namespace {
 constexpr const char *kWidenFloatsPipeline =
     "dispatchlab-widen-low-precision-floats";
 /// Tensor-level work: one function per dispatch; in tiled mode each is
-/// tiled, fused and vectorized, with accumulators hoisted out of reduction
-/// loops so they stay in registers.
+/// tiled for vectors of `vectorWidth` f32, fused and vectorized, with
+/// accumulators hoisted out of reduction loops so they stay in registers.
 constexpr const char *kOutlinePipeline = "dispatchlab-outline-dispatch-regions";
-constexpr const char *kTilePipeline =
-    "func.func(dispatchlab-transpose-weights),"
-    "dispatchlab-hoist-parameter-packing,"
-    "func.func(dispatchlab-tile-and-fuse-dispatches,canonicalize),"
-    "dispatchlab-pack-weight-panels,"
-    "func.func(canonicalize,cse,"
-    "dispatchlab-vectorize-dispatches,canonicalize,cse,"
-    "loop-invariant-subset-hoisting,canonicalize,cse)";
+std::string getTilePipeline(int64_t vectorWidth) {
+  return "func.func(dispatchlab-transpose-weights),"
+         "dispatchlab-hoist-parameter-packing,"
+         "func.func(dispatchlab-tile-and-fuse-dispatches{vector-width=" +
+         std::to_string(vectorWidth) +
+         "},canonicalize),"
+         "dispatchlab-pack-weight-panels,"
+         "func.func(canonicalize,cse,"
+         "dispatchlab-vectorize-dispatches,canonicalize,cse,"
+         "loop-invariant-subset-hoisting,canonicalize,cse)";
+}
 
 /// Tensors to buffers. Function results become out-parameters so the caller
 /// (the host function, and the runner for it) owns every buffer; a dispatch
@@ -70,15 +74,18 @@ constexpr const char *kBufferizePipeline =
 /// Buffers to the LLVM dialect. Math ops go to LLVM intrinsics or libm
 /// before vectors are lowered: libm calls scalarize vector operands with
 /// vector ops.
-constexpr const char *kLoweringPipeline =
-    "func.func(dispatchlab-lower-vectors,"
-    "convert-vector-to-scf{full-unroll=true},"
-    "convert-linalg-to-loops),"
-    "convert-bufferization-to-memref,expand-strided-metadata,lower-affine,"
-    "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
-    "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
-    "convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
-    "convert-func-to-llvm,reconcile-unrealized-casts";
+std::string getLoweringPipeline(int64_t vectorWidth) {
+  return "func.func(dispatchlab-lower-vectors{vector-width=" +
+         std::to_string(vectorWidth) +
+         "},"
+         "convert-vector-to-scf{full-unroll=true},"
+         "convert-linalg-to-loops),"
+         "convert-bufferization-to-memref,expand-strided-metadata,lower-affine,"
+         "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
+         "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
+         "convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
+         "convert-func-to-llvm,reconcile-unrealized-casts";
+}
 
 /// The tile loops (scf.forall) of each dispatch: sequential loops for one
 /// thread; otherwise blocks of tiles handed to the MLIR async runtime's
@@ -387,14 +394,16 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
     host->setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
                      BoolAttr::get(module.getContext(), false));
 
+  compiled.vectorWidth = getHostF32VectorWidth();
   std::string tensorPipeline = kOutlinePipeline;
   if (mode == CodegenMode::Tiled)
-    tensorPipeline += std::string(",") + kTilePipeline;
+    tensorPipeline += "," + getTilePipeline(compiled.vectorWidth);
   std::string forallPipeline = getForallPipeline(options.threads);
   // Deduplication after the per-dispatch measurements: from here on each
   // distinct dispatch is compiled once.
   std::string loweringPipeline = "dispatchlab-deduplicate-dispatches," +
-                                 forallPipeline + "," + kLoweringPipeline;
+                                 forallPipeline + "," +
+                                 getLoweringPipeline(compiled.vectorWidth);
   // Before deduplication: hook indices and names stay per call site.
   if (options.profileDispatches) {
     if (!options.dispatchBegin || !options.dispatchEnd)

@@ -81,6 +81,9 @@ struct CompiledModel {
   /// code was generated for.
   std::string targetCpu;
   std::string targetFeatures;
+  /// f32 lanes per vector the tiles were sized for: the host's widest
+  /// (getHostF32VectorWidth).
+  int64_t vectorWidth = 0;
   /// With CodegenOptions::profileDispatches: the dispatch each hook index
   /// stands for (the callee before deduplication), in program order.
   std::vector<std::string> profiledDispatches;

@@ -19,6 +19,8 @@ namespace dispatchlab {
 namespace {
 
 struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
+  using Base::Base;
+
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     vector::populateVectorToVectorCanonicalizationPatterns(patterns);
@@ -27,8 +29,12 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     vector::populateVectorOuterProductLoweringPatterns(patterns);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerParallel);
+    // 16x16 is the AVX-512 register tile; other shapes take generic shuffles
+    // (as Shuffle16x16 itself does for them).
     vector::populateVectorTransposeLoweringPatterns(
-        patterns, vector::VectorTransposeLowering::Shuffle16x16);
+        patterns, vectorWidth == 16
+                      ? vector::VectorTransposeLowering::Shuffle16x16
+                      : vector::VectorTransposeLowering::Shuffle1D);
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);

@@ -159,50 +159,53 @@ def TileAndFuseDispatchesPass
     Runs on the functions OutlineDispatchRegions created, following IREE's
     CPU strategy for matmul and convolution roots. The op producing the
     dispatch's results (or the value a result inserts into a captured tensor)
-    is tiled along its parallel loops (the innermost two get `tile-sizes`,
-    the register tile of an AVX-512 FMA kernel: 8 rows x 2 vectors of 16
-    f32; outer ones 1) with one scf.forall over the independent tiles (what
-    `run --threads` spreads over threads; the innermost dim's tiles outside
-    the next one's, so a matmul reuses one weight column panel for every
-    row tile), and every producer inside the dispatch (matmul, convolution,
-    fill, elementwise ops) is fused into it, so intermediate values exist one
-    tile at a time: a fused matmul + epilogue never materializes the full
-    matmul result (iree-org/iree#8303). Reduction loops of the tiled ops are
-    then tiled by `reduction-tile-size`, except a convolution's filter
-    window dims, tiled to 1 so that each step is a contraction over channels
-    (IREE decomposes 2-D convolutions into 1-D ones the same way). The
-    weight transposes TransposeWeights left in the dispatch (those of model
-    inputs; weights go to the initializer) stay outside the tile loops and
-    are tiled in 16x16 blocks of their own. A tile
-    size is the largest divisor of the loop's extent not above the target,
-    so every tile is full and statically shaped (vectorizable without
-    masks); a long extent with no divisor near the target (under half of
-    it) is split instead into target-sized tiles and a remainder, each
-    part with its producers restricted to its slice. A dispatch whose
-    results come from several ops (aggressive fusion returns a fused
-    producer too) is tiled the same way from its last op: a returned
-    producer fused into the tiles writes them from the tile loop as an
-    extra shared output (MLIR's yield-replacement option of tile and fuse,
-    as IREE yields a fused producer used outside its root), fused into a
-    reduction's loop as well so that it is vectorized a reduction step at a
-    time (BERT's LayerNorm and softmax dispatches); a plain reduction root
-    (a sum or max) there takes tiles of 8 rows and adds each 16-wide step
-    into a partial result reduced across once after the loop (IREE's CPU
-    reduction strategy). One read through a
-    broadcast, window or padding, whose tiles would overlap, gets a tile
-    loop of its own instead. Results from sibling ops (consumers of shared
+    is tiled along its parallel loops (the innermost two get `tile-sizes`, by
+    default 8 x 32, the register tile of an AVX-512 FMA kernel: 8 rows x 2
+    vectors of 16 f32; outer ones 1) with one scf.forall over the independent
+    tiles (what `run --threads` spreads over threads; the innermost dim's
+    tiles outside the next one's, so a matmul reuses one weight column panel
+    for every row tile), and every producer inside the dispatch (matmul,
+    convolution, fill, elementwise ops) is fused into it, so intermediate
+    values exist one tile at a time: a fused matmul + epilogue never
+    materializes the full matmul result (iree-org/iree#8303). Reduction loops
+    of the tiled ops are then tiled by `reduction-tile-size`, except a
+    convolution's filter window dims, tiled to 1 so that each step is a
+    contraction over channels (IREE decomposes 2-D convolutions into 1-D ones
+    the same way). The weight transposes TransposeWeights left in the dispatch
+    (those of model inputs; weights go to the initializer) stay outside the
+    tile loops and are tiled in square blocks of `vector-width` of their own.
+    A tile size is the largest divisor of the loop's extent not above the
+    target (in the innermost dim, a multiple of `vector-width` if one divides
+    it), so every tile is full and statically shaped (vectorizable without
+    masks); a long extent with no divisor near the target (under half of it)
+    is split instead into target-sized tiles and a remainder, each part with
+    its producers restricted to its slice. A dispatch whose results come from
+    several ops (aggressive fusion returns a fused producer too) is tiled the
+    same way from its last op: a returned producer fused into the tiles writes
+    them from the tile loop as an extra shared output (MLIR's
+    yield-replacement option of tile and fuse, as IREE yields a fused producer
+    used outside its root), fused into a reduction's loop as well so that it
+    is vectorized a reduction step at a time (BERT's LayerNorm and softmax
+    dispatches); a plain reduction root (a sum or max) there takes tiles of 8
+    rows and adds each 16-wide step into a partial result reduced across once
+    after the loop (IREE's CPU reduction strategy). One read through a
+    broadcast, window or padding, whose tiles would overlap, gets a tile loop
+    of its own instead. Results from sibling ops (consumers of shared
     producers, as --horizontal-contractions forms) get one tile loop each,
     after any shared producer with reduction loops (a matmul) got its own:
-    computed once, while shared elementwise producers are recomputed per
-    tile (IREE fuses a producer into several consumers only if it is
-    elementwise). Dispatches with a result from a non-Linalg op or with
-    dynamic shapes are left untiled.
+    computed once, while shared elementwise producers are recomputed per tile
+    (IREE fuses a producer into several consumers only if it is elementwise).
+    Dispatches with a result from a non-Linalg op or with dynamic shapes are
+    left untiled.
   }];
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",
                "Target tile sizes of the innermost two parallel loops">,
     Option<"reductionTileSize", "reduction-tile-size", "int64_t", "16",
-           "Target tile size of reduction loops">
+           "Target tile size of reduction loops">,
+    Option<"vectorWidth", "vector-width", "int64_t", "16",
+           "f32 lanes of the target's vectors: the innermost parallel tile "
+           "is a multiple of it, weight transposes go in square blocks of it">
   ];
   let dependentDialects = ["mlir::scf::SCFDialect",
                            "mlir::tensor::TensorDialect",
@@ -241,6 +244,11 @@ def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
     and log (f32) to polynomial approximations in vector arithmetic. convert-vector-to-scf then unrolls the n-D
     transfers to 1-D ones.
   }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", "16",
+           "f32 lanes of the target's vectors: at 16, 16x16 transposes use "
+           "the AVX-512 shuffle sequence">
+  ];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect",
                            "mlir::math::MathDialect"];

@@ -30,12 +30,13 @@ int64_t getFullTileSize(int64_t extent, int64_t target) {
   return 1;
 }
 
-/// For the innermost dim, whose tiles are vectors of 16 f32 lanes (one
-/// AVX-512 register): the largest multiple of 16 not above `target` that
-/// divides `extent`, else getFullTileSize. 144 channels then go 16 at a time
-/// rather than 24 (a full vector and a half-empty one).
-int64_t getVectorTileSize(int64_t extent, int64_t target) {
-  for (int64_t size = target / 16 * 16; size >= 16; size -= 16)
+/// For the innermost dim, whose tiles are vectors of `vectorWidth` f32 lanes:
+/// the largest multiple of `vectorWidth` not above `target` that divides
+/// `extent`, else getFullTileSize. With 16 lanes (AVX-512), 144 channels then
+/// go 16 at a time rather than 24 (a full vector and a half-empty one).
+int64_t getVectorTileSize(int64_t extent, int64_t target, int64_t vectorWidth) {
+  for (int64_t size = target / vectorWidth * vectorWidth; size >= vectorWidth;
+       size -= vectorWidth)
     if (extent % size == 0)
       return size;
   return getFullTileSize(extent, target);
@@ -132,6 +133,11 @@ struct TileAndFuseDispatchesPass
     func::FuncOp function = getOperation();
     if (!function->hasAttr(kDispatchFunctionAttr) || function.isExternal())
       return;
+    if (vectorWidth < 1) {
+      function.emitError("vector-width must be positive, got ")
+          << vectorWidth.getValue();
+      return signalPassFailure();
+    }
     SmallVector<int64_t> targets(tileSizes.begin(), tileSizes.end());
     if (targets.empty())
       targets = {8, 32};
@@ -153,8 +159,9 @@ struct TileAndFuseDispatchesPass
     multiResult = resultOps->size() > 1;
     if (failed(tileResultOps(rewriter, function, *resultOps, targets)))
       return signalPassFailure();
-    // The weight transposes go 16x16 blocks at a time: vector transposes
-    // the AVX-512 shuffle lowering handles, instead of a scalar loop nest.
+    // The weight transposes go in square blocks of vectorWidth: vector
+    // transposes LowerVectors turns into shuffles, instead of a scalar loop
+    // nest.
     for (Operation *transpose : unfused)
       if (failed(tileTranspose(rewriter, cast<linalg::TransposeOp>(transpose))))
         return signalPassFailure();
@@ -268,7 +275,7 @@ struct TileAndFuseDispatchesPass
                            ? targets[targets.size() - 1 - fromInnermost]
                            : 1;
       int64_t size = fromInnermost == 0
-                         ? getVectorTileSize(ranges[loop], target)
+                         ? getVectorTileSize(ranges[loop], target, vectorWidth)
                          : getFullTileSize(ranges[loop], target);
       // A long extent without a divisor near the target (BERT's 30522-word
       // vocabulary, 131x131 feature maps), or any extent above the target
@@ -407,10 +414,11 @@ struct TileAndFuseDispatchesPass
     unsigned source = llvm::find(op.getPermutation(), int64_t(inner)) -
                       op.getPermutation().begin();
     SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(1));
-    sizes[inner] = rewriter.getIndexAttr(getFullTileSize(ranges[inner], 16));
+    sizes[inner] =
+        rewriter.getIndexAttr(getFullTileSize(ranges[inner], vectorWidth));
     if (source != inner)
       sizes[source] =
-          rewriter.getIndexAttr(getFullTileSize(ranges[source], 16));
+          rewriter.getIndexAttr(getFullTileSize(ranges[source], vectorWidth));
     return tileWithSizes(rewriter, op, sizes, "the weight transpose");
   }
 
