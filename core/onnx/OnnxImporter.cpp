@@ -4,6 +4,7 @@
 
 #include "core/onnx/OnnxModelFile.h"
 #include "core/onnx/OnnxOps.h"
+#include "core/onnx/OnnxRankCheck.h"
 
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -108,7 +109,8 @@ LogicalResult Importer::bindInputDims(onnx::GraphProto &graph) {
 }
 
 /// onnx::checker and onnx::shape_inference report by throwing; their
-/// messages become one-line errors here.
+/// messages become one-line errors here. Ranks inference would crash on are
+/// refused before it runs.
 static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
   try {
     onnx::checker::check_model(model);
@@ -116,6 +118,8 @@ static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
     return llvm::createStringError("invalid ONNX model: " +
                                    toOneLine(exception.what()));
   }
+  if (llvm::Error unsafe = checkRanksBeforeInference(model.graph()))
+    return unsafe;
   try {
     onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,
                                                  /*strict_mode=*/1,
