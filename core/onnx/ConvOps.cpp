@@ -39,6 +39,27 @@ struct Window {
 };
 } // namespace
 
+/// Fails naming `attribute` when one of its `values` is below `minimum`.
+static LogicalResult checkAtLeast(OnnxNode &node, StringRef attribute,
+                                  ArrayRef<int64_t> values, int64_t minimum) {
+  for (int64_t value : values)
+    if (value < minimum)
+      return node.fail("attribute '" + attribute + "' has a " +
+                       (minimum == 0 ? "negative" : "non-positive") +
+                       " value " + Twine(value));
+  return success();
+}
+
+/// TOSA convolutions and average pools accumulate in f32 or f16 only.
+static LogicalResult checkTosaFloatType(OnnxNode &node, Type elementType) {
+  if (elementType.isF32() || elementType.isF16())
+    return success();
+  std::string name;
+  llvm::raw_string_ostream(name) << elementType;
+  return node.fail("element type " + name +
+                   " is not supported (only f32 and f16)");
+}
+
 static FailureOr<Window> computeWindow(OnnxNode &node,
                                        ArrayRef<int64_t> inputSpatial,
                                        ArrayRef<int64_t> kernel,
@@ -57,6 +78,10 @@ static FailureOr<Window> computeWindow(OnnxNode &node,
                     " spatial dims");
     return failure();
   }
+  if (failed(checkAtLeast(node, "strides", window.stride, 1)) ||
+      failed(checkAtLeast(node, "dilations", window.dilation, 1)) ||
+      failed(checkAtLeast(node, "pads", pads, 0)))
+    return failure();
   std::string autoPad = node.getString("auto_pad", "NOTSET");
   for (size_t i = 0; i < n; ++i) {
     int64_t in = inputSpatial[i], stride = window.stride[i];
@@ -361,6 +386,10 @@ static LogicalResult lowerConv(OnnxNode &node) {
   std::optional<OnnxValue> bias;
   if (node.hasInput(2))
     bias = node.getInput(2);
+  if (bias && bias->type.getShape() != ArrayRef<int64_t>{outChannels})
+    return node.fail("bias shape " + formatList(bias->type.getShape()) +
+                     " does not match " + Twine(outChannels) +
+                     " output channels");
   const onnx::NodeProto *bn = findFoldableBatchNorm(node);
   if (bn)
     foldBatchNorm(node, *bn, weight, bias, inputType.getElementType());
@@ -368,6 +397,8 @@ static LogicalResult lowerConv(OnnxNode &node) {
   Value x = cropNchw(node, node.graph.materialize(input, node.loc), *window);
   Value result;
   if (groups == 1 || (groups == channels && wShape[1] == 1)) {
+    if (failed(checkTosaFloatType(node, inputType.getElementType())))
+      return failure();
     result = createTosaConv(node, x, weight, bias, *window, groups);
   } else {
     OnnxValue gfchw = reshapeValue(
@@ -416,6 +447,10 @@ readConvTransposeAttributes(OnnxNode &node) {
                     "output_shape do not match 2 spatial dims");
     return failure();
   }
+  if (failed(checkAtLeast(node, "strides", a.stride, 1)) ||
+      failed(checkAtLeast(node, "dilations", a.dilation, 1)) ||
+      failed(checkAtLeast(node, "output_padding", a.outputPadding, 0)))
+    return failure();
   a.autoPad = node.getString("auto_pad", "NOTSET");
   if (a.autoPad != "NOTSET" && a.autoPad != "VALID" &&
       a.autoPad != "SAME_UPPER" && a.autoPad != "SAME_LOWER") {
@@ -568,6 +603,14 @@ static LogicalResult lowerConvTranspose(OnnxNode &node) {
 
   // TOSA's convolution is NHWC; grouped ones (linalg's) stay NCHW.
   bool grouped = groups != 1;
+  if (!grouped && failed(checkTosaFloatType(node, inputType.getElementType())))
+    return failure();
+  int64_t outChannels = w[1] * groups;
+  if (node.hasInput(2) &&
+      node.getInputShape(2) != ArrayRef<int64_t>{outChannels})
+    return node.fail("bias shape " + formatList(node.getInputShape(2)) +
+                     " does not match " + Twine(outChannels) +
+                     " output channels");
   Value x = node.getInputValue(0);
   if (!grouped)
     x = createTosaTranspose(node, x, {0, 2, 3, 1});
@@ -699,15 +742,27 @@ static LogicalResult lowerMatMul(OnnxNode &node) {
   return success();
 }
 
+static FailureOr<SmallVector<int64_t>> readPoolKernel(OnnxNode &node) {
+  std::optional<SmallVector<int64_t>> kernel = node.getInts("kernel_shape");
+  if (!kernel || kernel->size() != 2) {
+    (void)node.fail("kernel_shape must have two dims");
+    return failure();
+  }
+  if (failed(checkAtLeast(node, "kernel_shape", *kernel, 1)))
+    return failure();
+  return *kernel;
+}
+
 static LogicalResult lowerPool(OnnxNode &node, bool isMax) {
   RankedTensorType type = node.getInputType(0);
   if (type.getRank() != 4)
     return node.fail("only 2-D pooling is supported");
   if (node.hasOutput(1))
     return node.fail("the Indices output is not supported");
-  std::optional<SmallVector<int64_t>> kernel = node.getInts("kernel_shape");
-  if (!kernel || kernel->size() != 2)
-    return node.fail("kernel_shape must have two dims");
+  FailureOr<SmallVector<int64_t>> kernel = readPoolKernel(node);
+  if (failed(kernel) ||
+      (!isMax && failed(checkTosaFloatType(node, type.getElementType()))))
+    return failure();
   FailureOr<Window> window =
       computeWindow(node, type.getShape().drop_front(2), *kernel,
                     node.getInt("ceil_mode", 0));

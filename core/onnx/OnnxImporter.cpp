@@ -4,6 +4,7 @@
 
 #include "core/onnx/OnnxModelFile.h"
 #include "core/onnx/OnnxOps.h"
+#include "core/onnx/OnnxRankCheck.h"
 
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -53,6 +54,9 @@ private:
   void defineInputs(func::FuncOp func, OnnxGraph &graph);
   LogicalResult defineInitializers(OnnxGraph &graph);
   LogicalResult lowerNodes(OnnxGraph &graph);
+  /// Fails naming `output` when its declared shape contradicts `computed`.
+  LogicalResult checkOutputShape(const onnx::ValueInfoProto &output,
+                                 RankedTensorType computed);
   LogicalResult lowerToLinalg(ModuleOp module);
 
   std::string path;
@@ -108,7 +112,8 @@ LogicalResult Importer::bindInputDims(onnx::GraphProto &graph) {
 }
 
 /// onnx::checker and onnx::shape_inference report by throwing; their
-/// messages become one-line errors here.
+/// messages become one-line errors here. Ranks inference would crash on are
+/// refused before it runs.
 static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
   try {
     onnx::checker::check_model(model);
@@ -116,6 +121,8 @@ static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
     return llvm::createStringError("invalid ONNX model: " +
                                    toOneLine(exception.what()));
   }
+  if (llvm::Error unsafe = checkRanksBeforeInference(model.graph()))
+    return unsafe;
   try {
     onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,
                                                  /*strict_mode=*/1,
@@ -257,6 +264,36 @@ LogicalResult Importer::lowerNodes(OnnxGraph &graph) {
   return success();
 }
 
+/// A declared ONNX shape as `[N, 3, 4]`: named dims by name, unknown ones `?`.
+static std::string formatDeclaredShape(const onnx::TensorShapeProto &shape) {
+  std::string text = "[";
+  for (const onnx::TensorShapeProto_Dimension &dim : shape.dim()) {
+    if (text.size() > 1)
+      text += ", ";
+    text += dim.has_dim_value()   ? std::to_string(dim.dim_value())
+            : dim.has_dim_param() ? dim.dim_param()
+                                  : "?";
+  }
+  return text + "]";
+}
+
+LogicalResult Importer::checkOutputShape(const onnx::ValueInfoProto &output,
+                                         RankedTensorType computed) {
+  const onnx::TypeProto &type = output.type();
+  if (!type.has_tensor_type() || !type.tensor_type().has_shape())
+    return success();
+  const onnx::TensorShapeProto &declared = type.tensor_type().shape();
+  bool matches = declared.dim_size() == computed.getRank();
+  for (int i = 0; matches && i < declared.dim_size(); ++i)
+    matches = !declared.dim(i).has_dim_value() ||
+              declared.dim(i).dim_value() == computed.getDimSize(i);
+  if (matches)
+    return success();
+  return error("graph output '" + output.name() + "' is declared " +
+               formatDeclaredShape(declared) + " but computed " +
+               formatList(computed.getShape()));
+}
+
 LogicalResult Importer::lowerToLinalg(ModuleOp module) {
   PassManager pm(&context, ModuleOp::getOperationName());
   pm.addNestedPass<func::FuncOp>(tosa::createTosaReduceTransposes());
@@ -312,6 +349,8 @@ FailureOr<OwningOpRef<ModuleOp>> Importer::run() {
       (void)error("graph output '" + output.name() + "' is never computed");
       return failure();
     }
+    if (failed(checkOutputShape(output, value->type)))
+      return failure();
     results.push_back(graph.materialize(*value, fileLoc));
   }
   builder.setInsertionPointToEnd(&func.getBody().front());

@@ -32,6 +32,9 @@ struct Recurrence {
 
   LogicalResult parse(int64_t numGates,
                       ArrayRef<llvm::StringRef> defaultActivations);
+  /// Sets `hidden` from R and checks W, R, B, the initial states and the
+  /// peepholes against it.
+  LogicalResult checkWeightShapes(int64_t inputSize);
   Value get(OnnxValue value) { return node.graph.materialize(value, node.loc); }
   /// `value` of type [dirs, batch, H] (layout 0) from an optional initial
   /// state input, zeros when absent.
@@ -110,12 +113,8 @@ LogicalResult Recurrence::parse(int64_t numGates,
   elementType = xType.getElementType();
   seq = xType.getDimSize(batchFirst ? 1 : 0);
   batch = xType.getDimSize(batchFirst ? 0 : 1);
-  hidden = node.getInputType(2).getDimSize(2);
-  if (node.getInputType(1).getDimSize(0) != dirs ||
-      node.getInputType(1).getDimSize(1) != gates * hidden)
-    return node.fail("W has shape " + formatList(node.getInputShape(1)) +
-                     ", expected [" + Twine(dirs) + ", " +
-                     Twine(gates * hidden) + ", input size]");
+  if (failed(checkWeightShapes(xType.getDimSize(2))))
+    return failure();
   // Per-batch lengths would need masking; equal full lengths need nothing.
   if (node.hasInput(4)) {
     FailureOr<SmallVector<int64_t>> lengths =
@@ -126,6 +125,37 @@ LogicalResult Recurrence::parse(int64_t numGates,
       return node.fail("sequence_lens other than the full length " +
                        Twine(seq) + " are not supported");
   }
+  return success();
+}
+
+LogicalResult Recurrence::checkWeightShapes(int64_t inputSize) {
+  ArrayRef<int64_t> r = node.getInputShape(2);
+  if (r.size() != 3)
+    return node.fail("R has shape " + formatList(r) + ", expected 3 dims");
+  hidden = r[2];
+  int64_t hiddenSize = node.getInt("hidden_size", hidden);
+  auto expect = [&](unsigned input, StringRef name,
+                    ArrayRef<int64_t> shape) -> LogicalResult {
+    if (!node.hasInput(input) || node.getInputShape(input) == shape)
+      return success();
+    return node.fail(name + " has shape " +
+                     formatList(node.getInputShape(input)) + ", expected " +
+                     formatList(shape));
+  };
+  SmallVector<int64_t> state = {dirs, batch, hidden};
+  if (batchFirst)
+    std::swap(state[0], state[1]);
+  if (hiddenSize != hidden)
+    return node.fail("attribute 'hidden_size' is " + Twine(hiddenSize) +
+                     " but R has hidden size " + Twine(hidden));
+  if (failed(expect(1, "W", {dirs, gates * hidden, inputSize})) ||
+      failed(expect(2, "R", {dirs, gates * hidden, hidden})) ||
+      failed(expect(3, "B", {dirs, 2 * gates * hidden})) ||
+      failed(expect(5, "initial_h", state)))
+    return failure();
+  if (gates == 4 && (failed(expect(6, "initial_c", state)) ||
+                     failed(expect(7, "P", {dirs, 3 * hidden}))))
+    return failure();
   return success();
 }
 

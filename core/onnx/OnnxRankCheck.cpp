@@ -1,0 +1,116 @@
+//===- OnnxRankCheck.cpp - ranks checked before ONNX shape inference ------===//
+
+#include "core/onnx/OnnxRankCheck.h"
+
+#include "llvm/ADT/StringMap.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/ADT/Twine.h"
+
+namespace dispatchlab::onnx_import {
+
+namespace {
+/// The ranks of the values known before shape inference.
+class KnownRanks {
+public:
+  explicit KnownRanks(const onnx::GraphProto &graph);
+
+  std::optional<int64_t> lookup(const std::string &name) const {
+    auto it = ranks.find(name);
+    if (it == ranks.end())
+      return std::nullopt;
+    return it->second;
+  }
+  /// Records the output ranks `node` implies, where they follow from its
+  /// inputs' ranks alone.
+  void propagate(const onnx::NodeProto &node);
+
+private:
+  void declare(const onnx::ValueInfoProto &info);
+
+  llvm::StringMap<int64_t> ranks;
+};
+} // namespace
+
+KnownRanks::KnownRanks(const onnx::GraphProto &graph) {
+  for (const onnx::TensorProto &initializer : graph.initializer())
+    ranks[initializer.name()] = initializer.dims_size();
+  for (const onnx::ValueInfoProto &input : graph.input())
+    declare(input);
+  for (const onnx::ValueInfoProto &info : graph.value_info())
+    declare(info);
+}
+
+void KnownRanks::declare(const onnx::ValueInfoProto &info) {
+  const onnx::TypeProto &type = info.type();
+  if (type.has_tensor_type() && type.tensor_type().has_shape())
+    ranks[info.name()] = type.tensor_type().shape().dim_size();
+}
+
+/// Operators whose first output has the rank of their first input.
+static bool preservesRank(llvm::StringRef opType) {
+  static const llvm::StringSet<> ops = {
+      // clang-format off
+      "Abs", "BatchNormalization", "Cast", "Clip", "Conv", "ConvTranspose",
+      "Dropout", "Erf", "Exp", "Gelu", "HardSigmoid", "HardSwish", "Identity",
+      "LayerNormalization", "LeakyRelu", "Log", "LogSoftmax", "Neg",
+      "Reciprocal", "Relu", "Sigmoid", "Softmax", "Sqrt", "Tanh",
+      // clang-format on
+  };
+  return ops.contains(opType);
+}
+
+void KnownRanks::propagate(const onnx::NodeProto &node) {
+  if (node.input_size() == 0 || node.output_size() == 0 ||
+      node.output(0).empty() || ranks.contains(node.output(0)))
+    return;
+  std::optional<int64_t> rank = lookup(node.input(0));
+  if (rank && preservesRank(node.op_type()))
+    ranks[node.output(0)] = *rank;
+}
+
+/// The node as error messages name it: by name, else by its first output.
+static std::string describe(const onnx::NodeProto &node) {
+  const std::string &name = !node.name().empty() ? node.name()
+                            : node.output_size() ? node.output(0)
+                                                 : node.op_type();
+  return node.op_type() + " node '" + name + "': ";
+}
+
+static llvm::Error checkNode(const onnx::NodeProto &node,
+                             const KnownRanks &known) {
+  auto rankOf = [&](int i) -> std::optional<int64_t> {
+    if (i >= node.input_size() || node.input(i).empty())
+      return std::nullopt;
+    return known.lookup(node.input(i));
+  };
+  llvm::StringRef opType = node.op_type();
+  if (opType == "Conv" || opType == "ConvTranspose") {
+    std::optional<int64_t> input = rankOf(0), weight = rankOf(1);
+    if (input && weight && *input != *weight)
+      return llvm::createStringError(
+          describe(node) + "the weight has rank " + llvm::Twine(*weight) +
+          " but the input has rank " + llvm::Twine(*input));
+  }
+  if (opType == "MatMul")
+    for (int i = 0; i < 2; ++i)
+      if (rankOf(i) == 0)
+        return llvm::createStringError(describe(node) + "input '" +
+                                       node.input(i) +
+                                       "' is a scalar; MatMul needs rank >= 1");
+  return llvm::Error::success();
+}
+
+llvm::Error checkRanksBeforeInference(const onnx::GraphProto &graph) {
+  KnownRanks known(graph);
+  for (const onnx::NodeProto &node : graph.node()) {
+    // Other domains' operators have other semantics, and unknown ranks.
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+      continue;
+    if (llvm::Error error = checkNode(node, known))
+      return error;
+    known.propagate(node);
+  }
+  return llvm::Error::success();
+}
+
+} // namespace dispatchlab::onnx_import
