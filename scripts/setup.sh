@@ -19,6 +19,13 @@ if [ "${DISPATCHLAB_SETUP_BENCH:-0}" = 1 ]; then
   PACKAGES+=(python3-torch python3-torchvision python3-onnx libopenblas-dev
     python3-numpy)
 fi
+# Opt-in: scripts/bench_vs_ort.sh runs ONNX Runtime through its npm package.
+if [ "${DISPATCHLAB_SETUP_ORT:-0}" = 1 ]; then
+  PACKAGES+=(python3-onnx python3-numpy)
+  # A machine may have Node.js from elsewhere, whose nodejs package
+  # conflicts with Debian's npm.
+  command -v npm >/dev/null || PACKAGES+=(nodejs npm)
+fi
 
 missing=()
 for p in "${PACKAGES[@]}"; do
@@ -30,6 +37,12 @@ if [ ${#missing[@]} -gt 0 ]; then
   [ "$(id -u)" -eq 0 ] || SUDO=sudo
   $SUDO apt-get update
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends "${missing[@]}"
+fi
+
+# onnxruntime-node ships ONNX Runtime's CPU library; its install script would
+# fetch GPU extras from a host this machine cannot reach.
+if [ "${DISPATCHLAB_SETUP_ORT:-0}" = 1 ]; then
+  npm ci --ignore-scripts --no-audit --no-fund --prefix scripts/ort
 fi
 
 if [ "${DISPATCHLAB_SETUP_NO_BUILD:-0}" != 1 ]; then
