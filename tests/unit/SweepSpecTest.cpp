@@ -212,3 +212,62 @@ TEST_F(SweepSpecTest, VariantsWithTheSameOptionsAreRefused) {
             std::string::npos)
       << error;
 }
+
+TEST_F(SweepSpecTest, MeasurementValuesMustBeFiniteAndInBounds) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\n"
+                     "models: \"m.mlir\"\n"
+                     "variants { name: \"a\" }\n"
+                     "measurement {\n"
+                     "  timeout_seconds: nan\n"
+                     "  tolerance: inf\n"
+                     "  memory_limit_mb: 100\n"
+                     "}\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:5:3: error: measurement.timeout_seconds: "
+                        "must be finite, got nan"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:6:3: error: measurement.tolerance: must "
+                        "be finite, got inf"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:7:3: error: measurement.memory_limit_mb: "
+                        "100 MB is too little for dispatchlab to start "
+                        "reliably: at least 680"),
+            std::string::npos)
+      << errors;
+
+  sweep::SweepSpec spec;
+  spec.set_name("s");
+  spec.add_models("m.mlir");
+  spec.add_variants()->set_name("a");
+  // 0 is each setting's default.
+  EXPECT_TRUE(validateSweepSpec(spec).empty());
+  spec.mutable_measurement()->set_timeout_seconds(kMaxTimeoutSeconds);
+  spec.mutable_measurement()->set_memory_limit_mb(kMinMemoryLimitMb);
+  EXPECT_TRUE(validateSweepSpec(spec).empty());
+  spec.mutable_measurement()->set_timeout_seconds(kMaxTimeoutSeconds * 2);
+  spec.mutable_measurement()->set_memory_limit_mb(kMaxMemoryLimitMb + 1);
+  std::vector<SpecIssue> issues = validateSweepSpec(spec);
+  ASSERT_EQ(issues.size(), 2u);
+  EXPECT_EQ(issues[0].fieldPath(), "measurement.timeout_seconds");
+  EXPECT_EQ(issues[1].fieldPath(), "measurement.memory_limit_mb");
+}
+
+TEST_F(SweepSpecTest, AKnobSetTwiceInAVariantIsRefused) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\n"
+                     "models: \"m.mlir\"\n"
+                     "variants {\n"
+                     "  name: \"a\"\n"
+                     "  set: \"max-operands=8\"\n"
+                     "  set: \"fuse-multi-use=false\"\n"
+                     "  set: \" max-operands=16\"\n"
+                     "}\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:7:3: error: variants[0].set[2]: knob "
+                        "'max-operands' is set twice in variant 'a'"),
+            std::string::npos)
+      << errors;
+}
