@@ -78,9 +78,9 @@ public:
   void checkAxis(const sweep::Axis &axis, const Path &at,
                  llvm::StringSet<> &knobs);
   void checkMeasurement(const sweep::Measurement &measurement, const Path &at);
-  void checkSeconds(const Path &path, double value,
-                    std::optional<double> most = std::nullopt,
-                    llvm::StringRef why = "");
+  void checkFiniteNonNegative(const Path &path, double value,
+                              std::optional<double> most = std::nullopt,
+                              llvm::StringRef why = "");
   void checkMemoryLimit(const Path &path, uint64_t megabytes);
 
   std::vector<SpecIssue> issues;
@@ -140,8 +140,9 @@ std::string shortest(double value) {
 
 /// A double setting: finite (protobuf's text format accepts inf and nan), not
 /// negative and, when `most` is given, at most that.
-void Checker::checkSeconds(const Path &path, double value,
-                           std::optional<double> most, llvm::StringRef why) {
+void Checker::checkFiniteNonNegative(const Path &path, double value,
+                                     std::optional<double> most,
+                                     llvm::StringRef why) {
   if (std::isnan(value) || std::isinf(value))
     report(path,
            llvm::formatv("must be finite, got {0}", std::isnan(value) ? "nan"
@@ -158,11 +159,14 @@ void Checker::checkSeconds(const Path &path, double value,
 void Checker::checkMeasurement(const sweep::Measurement &measurement,
                                const Path &at) {
   const auto *type = sweep::Measurement::descriptor();
-  // Past a year the deadline is no longer a sane clock value.
-  checkSeconds(child(at, type, "timeout_seconds"),
-               measurement.timeout_seconds(), kMaxTimeoutSeconds, "a year");
-  checkSeconds(child(at, type, "tolerance"), measurement.tolerance());
-  checkSeconds(child(at, type, "warmup_seconds"), measurement.warmup_seconds());
+  // Far longer timeouts overflow the worker's deadline arithmetic, as inf
+  // did (killing every job at once); no job runs for a year.
+  checkFiniteNonNegative(child(at, type, "timeout_seconds"),
+                         measurement.timeout_seconds(), kMaxTimeoutSeconds,
+                         "a year");
+  checkFiniteNonNegative(child(at, type, "tolerance"), measurement.tolerance());
+  checkFiniteNonNegative(child(at, type, "warmup_seconds"),
+                         measurement.warmup_seconds());
   checkMemoryLimit(child(at, type, "memory_limit_mb"),
                    measurement.memory_limit_mb());
 }
