@@ -2,6 +2,8 @@
 
 #include "coordinator/SweepExpander.h"
 
+#include "coordinator/SweepSpec.h"
+
 #include "core/support/Provenance.h"
 #include "heuristics/HeuristicOptions.h"
 
@@ -33,7 +35,7 @@ sweep::Measurement withDefaults(const sweep::Measurement &measurement) {
   if (result.timeout_seconds() == 0)
     result.set_timeout_seconds(300);
   if (result.memory_limit_mb() == 0)
-    result.set_memory_limit_mb(4096);
+    result.set_memory_limit_mb(kDefaultMemoryLimitMb);
   return result;
 }
 

@@ -13,6 +13,8 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 
+#include <cmath>
+#include <cstdio>
 #include <optional>
 
 using google::protobuf::FieldDescriptor;
@@ -76,11 +78,16 @@ public:
   void checkAxis(const sweep::Axis &axis, const Path &at,
                  llvm::StringSet<> &knobs);
   void checkMeasurement(const sweep::Measurement &measurement, const Path &at);
+  void checkFiniteNonNegative(const Path &path, double value,
+                              std::optional<double> most = std::nullopt,
+                              llvm::StringRef why = "");
+  void checkMemoryLimit(const Path &path, uint64_t megabytes);
 
   std::vector<SpecIssue> issues;
 };
 
-/// Its name (unique among `names`), preset and knob settings.
+/// Its name (unique among `names`), preset and knob settings (each knob
+/// once).
 void Checker::checkVariant(const sweep::Variant &variant, const Path &at,
                            llvm::StringSet<> &names) {
   const auto *type = sweep::Variant::descriptor();
@@ -92,16 +99,22 @@ void Checker::checkVariant(const sweep::Variant &variant, const Path &at,
   if (!variant.preset().empty() &&
       failed(HeuristicOptions::fromPreset(variant.preset())))
     report(child(at, type, "preset"), presetError(variant.preset()));
+  // A knob set twice would leave which value wins to the order of `set`.
+  llvm::StringSet<> knobs;
   for (int j = 0; j < variant.set_size(); ++j) {
     Path set = child(at, type, "set", j);
     auto [key, value] = llvm::StringRef(variant.set(j)).split('=');
+    llvm::StringRef knob = key.trim();
     if (!llvm::StringRef(variant.set(j)).contains('='))
       report(set,
              llvm::formatv("expected 'knob=value', got '{0}'", variant.set(j)));
     else if (key == "preset")
       report(set, "set the preset with 'preset:'");
+    else if (!knobs.insert(knob).second)
+      report(set, llvm::formatv("knob '{0}' is set twice in variant '{1}'",
+                                knob, variant.name()));
     else
-      checkKnob(set, key.trim(), value.trim());
+      checkKnob(set, knob, value.trim());
   }
 }
 
@@ -118,15 +131,61 @@ void Checker::checkAxis(const sweep::Axis &axis, const Path &at,
     checkKnob(child(at, type, "values", j), axis.knob(), axis.values(j));
 }
 
+/// `value` as the spec would spell it ("1e+300", "0.5").
+std::string shortest(double value) {
+  char text[32];
+  snprintf(text, sizeof(text), "%.15g", value);
+  return text;
+}
+
+/// A double setting: finite (protobuf's text format accepts inf and nan), not
+/// negative and, when `most` is given, at most that.
+void Checker::checkFiniteNonNegative(const Path &path, double value,
+                                     std::optional<double> most,
+                                     llvm::StringRef why) {
+  if (std::isnan(value) || std::isinf(value))
+    report(path,
+           llvm::formatv("must be finite, got {0}", std::isnan(value) ? "nan"
+                                                    : value < 0       ? "-inf"
+                                                                      : "inf"));
+  else if (value < 0)
+    report(path, "must not be negative");
+  else if (most && value > *most)
+    report(path,
+           llvm::formatv("must be at most {0} ({1}), got {2}",
+                         static_cast<uint64_t>(*most), why, shortest(value)));
+}
+
 void Checker::checkMeasurement(const sweep::Measurement &measurement,
                                const Path &at) {
   const auto *type = sweep::Measurement::descriptor();
-  if (measurement.timeout_seconds() < 0)
-    report(child(at, type, "timeout_seconds"), "must not be negative");
-  if (measurement.tolerance() < 0)
-    report(child(at, type, "tolerance"), "must not be negative");
-  if (measurement.warmup_seconds() < 0)
-    report(child(at, type, "warmup_seconds"), "must not be negative");
+  // Far longer timeouts overflow the worker's deadline arithmetic, as inf
+  // did (killing every job at once); no job runs for a year.
+  checkFiniteNonNegative(child(at, type, "timeout_seconds"),
+                         measurement.timeout_seconds(), kMaxTimeoutSeconds,
+                         "a year");
+  checkFiniteNonNegative(child(at, type, "tolerance"), measurement.tolerance());
+  checkFiniteNonNegative(child(at, type, "warmup_seconds"),
+                         measurement.warmup_seconds());
+  checkMemoryLimit(child(at, type, "memory_limit_mb"),
+                   measurement.memory_limit_mb());
+}
+
+/// 0 is the default; below the floor the child fails to start and looks
+/// like a broken model; above the ceiling the limit in bytes overflows.
+void Checker::checkMemoryLimit(const Path &path, uint64_t megabytes) {
+  if (megabytes == 0)
+    return;
+  if (megabytes < kMinMemoryLimitMb)
+    report(path,
+           llvm::formatv("{0} MB is too little for dispatchlab to start "
+                         "reliably: at least {1} (0 for the default, "
+                         "{2})",
+                         megabytes, kMinMemoryLimitMb, kDefaultMemoryLimitMb));
+  else if (megabytes > kMaxMemoryLimitMb)
+    report(path, llvm::formatv("{0} MB does not fit an address-space limit in "
+                               "bytes: at most {1}",
+                               megabytes, kMaxMemoryLimitMb));
 }
 } // namespace
 

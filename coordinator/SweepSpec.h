@@ -16,11 +16,24 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace dispatchlab {
+
+/// A job's address-space limit when the spec sets none.
+constexpr uint64_t kDefaultMemoryLimitMb = 4096;
+/// The least limit a spec may set: twice the 340 MB `dispatchlab compile` of
+/// the smallest seed needs under the worker's RLIMIT_AS, pinned to one core
+/// (measured with `prlimit --as`); below it the child cannot even map its
+/// shared libraries.
+constexpr uint64_t kMinMemoryLimitMb = 680;
+/// The most whose size in bytes fits RLIMIT_AS.
+constexpr uint64_t kMaxMemoryLimitMb = UINT64_MAX >> 20;
+/// The longest timeout a spec may set: a year.
+constexpr double kMaxTimeoutSeconds = 365 * 24 * 3600.0;
 
 /// One problem of a spec: the field it is about, as (field, index) steps from
 /// the root (index -1 for singular fields), and what is wrong.
@@ -33,8 +46,9 @@ struct SpecIssue {
 };
 
 /// Checks what the text format cannot: a name, models, at least one variant,
-/// known presets and knobs with valid values, unique variant names, sane
-/// measurement settings. Model files are not looked at.
+/// known presets and knobs with valid values, each set once per variant,
+/// unique variant names, finite measurement settings within their bounds.
+/// Model files are not looked at.
 std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec);
 
 /// A model named by a spec, read from disk.

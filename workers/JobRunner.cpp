@@ -2,9 +2,12 @@
 
 #include "workers/JobRunner.h"
 
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FormatVariadic.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -21,6 +24,16 @@
 namespace dispatchlab {
 
 std::string ChildResult::describe(const ChildLimits &limits) const {
+  // Under RLIMIT_AS running out shows only as failed allocations, which the
+  // child reports before it dies; a bare crash may have other causes.
+  bool ended =
+      status == Status::Signaled || (status == Status::Exited && exitCode != 0);
+  if (ended && allocationFailed && limits.memoryLimitMb) {
+    ChildResult plain = *this;
+    plain.allocationFailed = false;
+    return llvm::formatv("memory limit {0} MB exceeded ({1})",
+                         limits.memoryLimitMb, plain.describe(limits));
+  }
   switch (status) {
   case Status::Exited:
     return llvm::formatv("exit code {0}", exitCode);
@@ -40,7 +53,7 @@ std::string ChildResult::describe(const ChildLimits &limits) const {
 
 namespace {
 /// Moves what is readable on `fd` into `text`; false at end of file.
-bool drain(int fd, std::string &text, size_t keepTail) {
+bool drain(int fd, std::string &text) {
   char buffer[65536];
   ssize_t n = read(fd, buffer, sizeof(buffer));
   if (n < 0)
@@ -48,9 +61,35 @@ bool drain(int fd, std::string &text, size_t keepTail) {
   if (n == 0)
     return false;
   text.append(buffer, n);
+  return true;
+}
+
+/// What children print when an allocation fails.
+constexpr llvm::StringLiteral kAllocationFailures[] = {
+    "failed to map segment from shared object", // the dynamic loader
+    "LLVM ERROR: out of memory",                // LLVM's bad_alloc handler
+    "std::bad_alloc",                           // libstdc++'s terminate
+    "Cannot allocate memory",                   // strerror(ENOMEM)
+};
+
+/// drain for stderr: notes an allocation failure in `result`, then keeps
+/// only the tail.
+bool drainStderr(int fd, ChildResult &result, size_t keepTail) {
+  size_t longest = 0;
+  for (llvm::StringRef marker : kAllocationFailures)
+    longest = std::max(longest, marker.size());
+  std::string &text = result.stderrTail;
+  // A marker may straddle two reads: look again at the end of the last one.
+  size_t from = text.size() > longest ? text.size() - longest : 0;
+  bool open = drain(fd, text);
+  llvm::StringRef seen = llvm::StringRef(text).substr(from);
+  if (llvm::any_of(kAllocationFailures, [&](llvm::StringRef marker) {
+        return seen.contains(marker);
+      }))
+    result.allocationFailed = true;
   if (keepTail && text.size() > 2 * keepTail)
     text.erase(0, text.size() - keepTail);
-  return true;
+  return open;
 }
 
 /// The pipes the child writes its stdout and stderr to.
@@ -135,10 +174,9 @@ watchChild(pid_t pid, const OutputPipes &pipes, const ChildLimits &limits,
                      {errOpen ? pipes.err[0] : -1, POLLIN, 0}};
     if (poll(fds, 2, tickMs) > 0) {
       if (fds[0].revents)
-        outOpen = drain(pipes.out[0], result.stdoutText, 0);
+        outOpen = drain(pipes.out[0], result.stdoutText);
       if (fds[1].revents)
-        errOpen =
-            drain(pipes.err[0], result.stderrTail, limits.stderrTailBytes);
+        errOpen = drainStderr(pipes.err[0], result, limits.stderrTailBytes);
     }
     // Output closed is not the end: a child may close it and go on.
     if (!outOpen && !errOpen && waitpid(pid, &status, WNOHANG) == pid)

@@ -48,9 +48,15 @@ struct ChildResult {
   std::string stderrTail;
   double wallSeconds = 0;
   std::string error;
+  /// Its stderr showed it failing to get memory (even where the tail no
+  /// longer holds it): the dynamic loader unable to map a library, LLVM's
+  /// "out of memory", std::bad_alloc, ENOMEM.
+  bool allocationFailed = false;
 
   /// One line for a failure record: "exit code 1", "killed by signal 11
-  /// (Segmentation fault)", "timed out after 2 s", ...
+  /// (Segmentation fault)", "timed out after 2 s", "memory limit 700 MB
+  /// exceeded (killed by signal 6 (Aborted))" when a child under a limit
+  /// failed to allocate, ...
   std::string describe(const ChildLimits &limits) const;
 };
 

@@ -62,6 +62,54 @@ TEST(JobRunnerTest, MemoryLimitApplies) {
                result.exitCode == 0);
 }
 
+namespace {
+ChildLimits memoryLimit(uint64_t megabytes) {
+  ChildLimits limits;
+  limits.memoryLimitMb = megabytes;
+  limits.stderrTailBytes = 64;
+  return limits;
+}
+
+/// `script` in a shell under an address-space limit of `megabytes`.
+ChildResult runLimited(const std::string &script, uint64_t megabytes) {
+  return runChild(
+      {"/bin/sh", "-c", script}, memoryLimit(megabytes), [] { return true; },
+      20);
+}
+} // namespace
+
+TEST(JobRunnerTest, AllocationFailureUnderALimitIsTheLimit) {
+  // What the dynamic loader says when the limit leaves no room for a library.
+  std::string loader = "echo 'dispatchlab: error while loading shared "
+                       "libraries: libMLIR.so.22.1: failed to map segment "
+                       "from shared object' >&2; exit 127";
+  ChildResult result = runLimited(loader, 700);
+  EXPECT_TRUE(result.allocationFailed);
+  EXPECT_EQ(result.describe(memoryLimit(700)),
+            "memory limit 700 MB exceeded (exit code 127)");
+  // Without a limit nothing says the limit was hit.
+  EXPECT_EQ(result.describe({}), "exit code 127");
+}
+
+TEST(JobRunnerTest, AllocationFailureIsSeenPastTheStderrTail) {
+  // LLVM's message comes first; a long stack dump pushes it out of the tail.
+  ChildResult result = runLimited(
+      "echo 'LLVM ERROR: out of memory' >&2; yes frame | head -c 200000 >&2; "
+      "kill -ABRT $$",
+      700);
+  EXPECT_EQ(result.stderrTail.find("out of memory"), std::string::npos);
+  EXPECT_EQ(result.describe(memoryLimit(700)),
+            "memory limit 700 MB exceeded (killed by signal 6 (Aborted))");
+}
+
+TEST(JobRunnerTest, CrashUnderALimitIsStillACrash) {
+  // Nothing says an allocation failed: the crash may have any cause.
+  ChildResult result = runLimited("echo frame >&2; kill -SEGV $$", 700);
+  EXPECT_FALSE(result.allocationFailed);
+  EXPECT_EQ(result.describe(memoryLimit(700)),
+            "killed by signal 11 (Segmentation fault)");
+}
+
 TEST(JobRunnerTest, MissingExecutableFailsCleanly) {
   ChildResult result = run({"/nonexistent/binary"});
   EXPECT_EQ(result.status, ChildResult::Status::Exited);

@@ -2,6 +2,7 @@
 
 #include "coordinator/SweepSpec.h"
 #include "coordinator/SweepExpander.h"
+#include "coordinator/SweepSize.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -211,4 +212,107 @@ TEST_F(SweepSpecTest, VariantsWithTheSameOptionsAreRefused) {
   EXPECT_NE(error.find("variants 'a' and 'b' resolve to the same options"),
             std::string::npos)
       << error;
+}
+
+TEST_F(SweepSpecTest, MeasurementValuesMustBeFiniteAndInBounds) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\n"
+                     "models: \"m.mlir\"\n"
+                     "variants { name: \"a\" }\n"
+                     "measurement {\n"
+                     "  timeout_seconds: nan\n"
+                     "  tolerance: inf\n"
+                     "  memory_limit_mb: 100\n"
+                     "}\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:5:3: error: measurement.timeout_seconds: "
+                        "must be finite, got nan"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:6:3: error: measurement.tolerance: must "
+                        "be finite, got inf"),
+            std::string::npos)
+      << errors;
+  EXPECT_NE(errors.find("spec.txtpb:7:3: error: measurement.memory_limit_mb: "
+                        "100 MB is too little for dispatchlab to start "
+                        "reliably: at least 680"),
+            std::string::npos)
+      << errors;
+
+  sweep::SweepSpec spec;
+  spec.set_name("s");
+  spec.add_models("m.mlir");
+  spec.add_variants()->set_name("a");
+  // 0 is each setting's default.
+  EXPECT_TRUE(validateSweepSpec(spec).empty());
+  spec.mutable_measurement()->set_timeout_seconds(kMaxTimeoutSeconds);
+  spec.mutable_measurement()->set_memory_limit_mb(kMinMemoryLimitMb);
+  EXPECT_TRUE(validateSweepSpec(spec).empty());
+  spec.mutable_measurement()->set_timeout_seconds(kMaxTimeoutSeconds * 2);
+  spec.mutable_measurement()->set_memory_limit_mb(kMaxMemoryLimitMb + 1);
+  std::vector<SpecIssue> issues = validateSweepSpec(spec);
+  ASSERT_EQ(issues.size(), 2u);
+  EXPECT_EQ(issues[0].fieldPath(), "measurement.timeout_seconds");
+  EXPECT_EQ(issues[1].fieldPath(), "measurement.memory_limit_mb");
+}
+
+TEST_F(SweepSpecTest, AKnobSetTwiceInAVariantIsRefused) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\n"
+                     "models: \"m.mlir\"\n"
+                     "variants {\n"
+                     "  name: \"a\"\n"
+                     "  set: \"max-operands=8\"\n"
+                     "  set: \"fuse-multi-use=false\"\n"
+                     "  set: \" max-operands=16\"\n"
+                     "}\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:7:3: error: variants[0].set[2]: knob "
+                        "'max-operands' is set twice in variant 'a'"),
+            std::string::npos)
+      << errors;
+}
+
+TEST_F(SweepSpecTest, LargeSweepsAreCountedWarnedAboutAndCapped) {
+  sweep::SweepSpec spec;
+  spec.set_name("s");
+  spec.add_models("a.mlir");
+  spec.add_models("b.mlir");
+  spec.add_variants()->set_name("o2");
+  sweep::Axis *operands = spec.add_axes();
+  for (int i = 0; i < 100; ++i)
+    operands->add_values(std::to_string(i + 1));
+  SweepSize size = measureSweep(spec);
+  EXPECT_EQ(size.jobs(), 202u);
+  EXPECT_EQ(size.describe(), "2 models x 101 variants: 1 explicit + 100 from "
+                             "the axes");
+  llvm::Expected<std::string> small = checkSweepSize(spec, "s.txtpb", false);
+  ASSERT_TRUE(static_cast<bool>(small)) << llvm::toString(small.takeError());
+  EXPECT_EQ(*small, "");
+
+  sweep::Axis *bytes = spec.add_axes();
+  for (int i = 0; i < 1000; ++i)
+    bytes->add_values(std::to_string(i));
+  llvm::Expected<std::string> refused = checkSweepSize(spec, "s.txtpb", false);
+  ASSERT_FALSE(static_cast<bool>(refused));
+  EXPECT_EQ(llvm::toString(refused.takeError()),
+            "s.txtpb: error: sweep 's' has 200002 jobs (2 models x 100001 "
+            "variants: 1 explicit + 100 x 1000 from the axes), more than "
+            "100000: pass --allow-large to run it");
+  llvm::Expected<std::string> allowed = checkSweepSize(spec, "s.txtpb", true);
+  ASSERT_TRUE(static_cast<bool>(allowed))
+      << llvm::toString(allowed.takeError());
+  EXPECT_EQ(*allowed, "s.txtpb: warning: sweep 's' has 200002 jobs (2 models "
+                      "x 100001 variants: 1 explicit + 100 x 1000 from the "
+                      "axes), more than 10000");
+
+  // Axes enough to overflow a 64-bit count still give a count.
+  for (int i = 0; i < 7; ++i)
+    *spec.add_axes() = *bytes;
+  EXPECT_EQ(measureSweep(spec).jobs(), UINT64_MAX);
+  llvm::Expected<std::string> huge = checkSweepSize(spec, "s.txtpb", false);
+  ASSERT_FALSE(static_cast<bool>(huge));
+  EXPECT_NE(llvm::toString(huge.takeError())
+                .find("has more than 18446744073709551614 jobs"),
+            std::string::npos);
 }

@@ -15,6 +15,7 @@
 #include "coordinator/CoordinatorClient.h"
 #include "coordinator/CoordinatorServer.h"
 #include "coordinator/SweepExpander.h"
+#include "coordinator/SweepSize.h"
 #include "coordinator/SweepSpec.h"
 #include "core/support/SignalFlag.h"
 #include "tools/dispatchlab/commands/SweepTable.h"
@@ -61,6 +62,9 @@ cl::opt<bool> force("force",
                     cl::desc("Run every job again instead of reusing stored "
                              "results"),
                     cl::sub(getSweepSubcommand()));
+cl::opt<bool> allowLarge("allow-large",
+                         cl::desc("Run a sweep of more than 100000 jobs"),
+                         cl::sub(getSweepSubcommand()));
 cl::opt<std::string> tokenFile(
     "token-file",
     cl::desc("The coordinator's shared token (default: $DISPATCHLAB_TOKEN)"),
@@ -301,6 +305,14 @@ int runSweepCommand() {
     llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return 2;
   }
+  llvm::Expected<std::string> sizeWarning =
+      checkSweepSize(loaded->spec, specPath, allowLarge);
+  if (!sizeWarning) {
+    llvm::errs() << llvm::toString(sizeWarning.takeError()) << "\n";
+    return 2;
+  }
+  if (!sizeWarning->empty())
+    llvm::errs() << *sizeWarning << "\n";
   std::atomic<bool> &stop = stopOnInterrupt();
   coordinator::SweepProgress final;
   FollowResult result;
