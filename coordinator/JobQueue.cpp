@@ -193,6 +193,23 @@ bool JobQueue::heartbeat(int64_t jobId, int64_t leaseId, int64_t workerId,
   });
 }
 
+void JobQueue::recordSuccess(int64_t jobId, const std::string &key,
+                             int64_t workerId, const JobReport &report,
+                             double now) {
+  int64_t resultId =
+      store.putResult(key, report.statsJson, report.provenanceJson, workerId,
+                      report.wallSeconds, now);
+  store
+      .prepare("UPDATE jobs SET state = 'done', result_id = ?2, "
+               "worker_id = ?3, lease_deadline = NULL, error = NULL, "
+               "finished_at = ?4 WHERE id = ?1")
+      .bind(1, jobId)
+      .bind(2, resultId)
+      .bind(3, workerId)
+      .bind(4, now)
+      .run();
+}
+
 bool JobQueue::report(int64_t jobId, int64_t leaseId, int64_t workerId,
                       const JobReport &report, double now) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -214,21 +231,9 @@ bool JobQueue::report(int64_t jobId, int64_t leaseId, int64_t workerId,
 
     store.touchWorker(workerId, now);
     switch (report.outcome) {
-    case JobOutcome::Succeeded: {
-      int64_t resultId =
-          store.putResult(key, report.statsJson, report.provenanceJson,
-                          workerId, report.wallSeconds, now);
-      store
-          .prepare("UPDATE jobs SET state = 'done', result_id = ?2, "
-                   "worker_id = ?3, lease_deadline = NULL, error = NULL, "
-                   "finished_at = ?4 WHERE id = ?1")
-          .bind(1, jobId)
-          .bind(2, resultId)
-          .bind(3, workerId)
-          .bind(4, now)
-          .run();
+    case JobOutcome::Succeeded:
+      recordSuccess(jobId, key, workerId, report, now);
       return true;
-    }
     case JobOutcome::Failed:
       store
           .prepare("UPDATE jobs SET state = 'failed', worker_id = ?2, "

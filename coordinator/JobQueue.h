@@ -89,8 +89,9 @@ public:
   JobQueue(ResultStore &store, QueuePolicy policy);
 
   /// Adds a sweep and its jobs. The same jobs submitted again (same spec,
-  /// models and build) resume the existing sweep unless `force`; jobs whose
-  /// content key has a stored result start as cached unless `force`.
+  /// models and build) resume the existing sweep unless `force`. Unless
+  /// `force`, a job whose content key has a stored result starts as cached;
+  /// a forced job is measured again and adds a result.
   SubmitResult submit(const std::string &name, const std::string &specText,
                       llvm::ArrayRef<ModelContent> models,
                       llvm::ArrayRef<ExpandedJob> jobs, bool force, double now);
@@ -141,6 +142,8 @@ public:
 
 private:
   double backoff(int64_t attempts) const;
+  void recordSuccess(int64_t jobId, const std::string &key, int64_t workerId,
+                     const JobReport &report, double now);
   int expireLocked(double now);
   void changed();
 

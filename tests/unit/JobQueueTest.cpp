@@ -208,3 +208,30 @@ TEST_F(JobQueueTest, ExpiredClassBoundJobWaitsForItsClass) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->leaseId, 2);
 }
+
+TEST_F(JobQueueTest, ForcedRerunAddsAResultAndKeepsTheEarlierOne) {
+  SubmitResult first = submit(1);
+  auto lease = queue.lease(worker, 0);
+  ASSERT_TRUE(lease);
+  ASSERT_TRUE(queue.report(lease->jobId, 1, worker, success(), 1));
+
+  SubmitResult forced = submit(1, true);
+  auto rerun = queue.lease(worker, 2);
+  ASSERT_TRUE(rerun);
+  JobReport remeasured = success();
+  remeasured.statsJson = R"({"dispatches": 2})";
+  ASSERT_TRUE(queue.report(rerun->jobId, 1, worker, remeasured, 3));
+
+  // Each sweep sees the numbers it produced.
+  EXPECT_EQ(queue.rows(first.sweepId)[0].statsJson, success().statsJson);
+  EXPECT_EQ(queue.rows(forced.sweepId)[0].statsJson, remeasured.statsJson);
+  Statement &count = store.prepare("SELECT COUNT(*) FROM results");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.getInt(0), 2);
+  count.reset();
+
+  // A later sweep reuses the newest measurement of the key.
+  SubmitResult later = submit(1, false, "later");
+  EXPECT_EQ(later.cached, 1);
+  EXPECT_EQ(queue.rows(later.sweepId)[0].statsJson, remeasured.statsJson);
+}
