@@ -139,6 +139,7 @@ void ResultStore::applySchema() {
   // CREATE TABLE IF NOT EXISTS leaves tables of older databases as they
   // were: add the columns introduced since.
   addMissingColumn("jobs", "cpu_class", "TEXT NOT NULL DEFAULT ''");
+  addMissingColumn("jobs", "forced", "INTEGER NOT NULL DEFAULT 0");
   addMissingColumn("results", "cpu_class", "TEXT");
   addMissingColumn("results", "hostname", "TEXT");
   if (oneResultPerKey)

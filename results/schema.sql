@@ -7,8 +7,9 @@
 -- the CPU class they are measured on (only workers of that class lease them).
 -- Results are append-only: every successful run adds a row, and a job points
 -- at the result it produced or reused, so a rerun never changes what an
--- earlier sweep measured. A job whose key has a result reuses the newest
--- result of the key (state 'cached') unless its sweep is forced.
+-- earlier sweep measured. A job whose key has a result, or is being run by
+-- another sweep's job, reuses the newest result of the key (state 'cached')
+-- unless its sweep is forced.
 --
 -- PRAGMA user_version is the schema version: 0 before results were
 -- append-only (one per key, replaced by a rerun), 1 since. ResultStore
@@ -76,7 +77,8 @@ CREATE TABLE IF NOT EXISTS jobs (
   -- Only workers of this CPU class lease the job ('' for any: compile and
   -- test jobs, whose results do not depend on the CPU).
   cpu_class TEXT NOT NULL DEFAULT '',
-  -- pending -> leased -> done | failed; pending -> cached at submission.
+  -- pending -> leased -> done | failed; pending -> cached at submission
+  -- or when another sweep's job of the same key succeeds.
   -- An expired lease or an infrastructure error sends the job back to
   -- pending (after a backoff) until `attempts` reaches the cap.
   state TEXT NOT NULL CHECK (state IN
@@ -95,8 +97,12 @@ CREATE TABLE IF NOT EXISTS jobs (
   stderr_tail TEXT,
   provenance_json TEXT,
   finished_at REAL,
+  -- Submitted with --force: measured again even if the key has a result
+  -- or another job of the key is running.
+  forced INTEGER NOT NULL DEFAULT 0,
   UNIQUE (sweep_id, content_key)
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
+CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs(content_key, state);
 CREATE INDEX IF NOT EXISTS jobs_by_sweep ON jobs(sweep_id, state);
 

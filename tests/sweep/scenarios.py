@@ -428,6 +428,52 @@ def force_rerun(c):
           "sweep's rows and report unchanged; show KEY gives the newest")
 
 
+def write_knob_spec(path, name, first, count):
+    """`count` TEST_SLEEP jobs on one model, max-operands first, first+1..."""
+    model = os.path.join(os.path.dirname(path), "model.mlir")
+    with open(model, "w") as f:
+        f.write("func.func @f() { return }\n")
+    with open(path, "w") as f:
+        f.write(f'name: "{name}"\nmodels: "model.mlir"\nkind: TEST_SLEEP\n'
+                'axes { knob: "max-operands" ' + " ".join(
+                    f'values: "{first + i}"' for i in range(count)) + " }\n"
+                "measurement { test_sleep_ms: 200 timeout_seconds: 30 }\n")
+
+
+def overlapping_sweeps(c):
+    """Two clients submit sweeps sharing 4 of 12 distinct jobs before any
+    worker is there: each distinct job runs once, the second sweep reuses the
+    first's results for the shared ones."""
+    specs = [os.path.join(c.dir, n + ".txtpb") for n in ("first", "second")]
+    write_knob_spec(specs[0], "first", 1, 8)
+    write_knob_spec(specs[1], "second", 5, 8)
+    c.coordinator()
+    clients = [c.spawn(f"client{i}", ["sweep", spec, "--coordinator",
+                                      c.address])
+               for i, spec in enumerate(specs)]
+    wait_for(lambda: c.count("SELECT COUNT(*) FROM jobs") == 16,
+             "both sweeps' submissions")
+    for i in range(2):
+        c.worker(f"worker{i}", ["--slots", "2"])
+    for i, client in enumerate(clients):
+        finish(client, f"sweep client {i}")
+    distinct = c.query("SELECT COUNT(DISTINCT content_key) FROM jobs")[0][0]
+    leases = c.query("SELECT SUM(attempts) FROM jobs")[0][0]
+    results = c.query("SELECT COUNT(*) FROM results")[0][0]
+    states = c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+    if distinct != 12 or leases != 12 or results != 12 or \
+            states != [("cached", 4), ("done", 12)]:
+        fail(f"{distinct} distinct jobs leased {leases} times, {results} "
+             f"results, job states {states}")
+    unshared = c.query("SELECT COUNT(*) FROM jobs a JOIN jobs b ON "
+                       "a.content_key = b.content_key AND a.id < b.id WHERE "
+                       "a.result_id IS NOT b.result_id")[0][0]
+    if unshared:
+        fail(f"{unshared} shared jobs point at different results")
+    print("16 jobs of 2 overlapping sweeps, 12 distinct: 12 leases, "
+          "12 results; the 4 shared jobs reuse one result each")
+
+
 def make_certificates(directory):
     """A throw-away CA and a server certificate for 127.0.0.1 signed by it,
     plus an unrelated CA."""
@@ -489,7 +535,8 @@ def tls(c):
 
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
              (kill_worker, restart_coordinator, wrong_token, load, cpu_class,
-              interrupt_resume, tls, force_rerun)}
+              interrupt_resume, tls, force_rerun,
+              overlapping_sweeps)}
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

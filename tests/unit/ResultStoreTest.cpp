@@ -81,7 +81,8 @@ TEST(ResultStoreTest, OpeningAnOlderDatabaseAddsNewColumns) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "CREATE TABLE jobs (id INTEGER PRIMARY KEY, sweep_id "
-                         "INTEGER, state TEXT); CREATE TABLE results (id "
+                         "INTEGER, content_key TEXT, state TEXT); CREATE "
+                         "TABLE results (id "
                          "INTEGER PRIMARY KEY, content_key TEXT);",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
