@@ -77,8 +77,8 @@ SubmitResult JobQueue::submit(const std::string &name,
       Statement &insert = store.prepare(
           "INSERT INTO jobs(sweep_id, content_key, model_hash, model_name, "
           "variant, kind, preset, options, measurement, state, result_id, "
-          "finished_at, cpu_class) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-          "?10, ?11, ?12, ?13)");
+          "finished_at, cpu_class, forced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+          "?8, ?9, ?10, ?11, ?12, ?13, ?14)");
       insert.bind(1, result.sweepId)
           .bind(2, job.contentKey)
           .bind(3, job.modelHash)
@@ -89,7 +89,8 @@ SubmitResult JobQueue::submit(const std::string &name,
           .bind(8, job.variant.options)
           .bindBlob(9, job.measurement.SerializeAsString())
           .bind(10, stored ? "cached" : "pending")
-          .bind(13, job.cpuClass);
+          .bind(13, job.cpuClass)
+          .bind(14, static_cast<int64_t>(force));
       if (stored)
         insert.bind(11, *stored).bind(12, now);
       insert.run();
@@ -145,12 +146,16 @@ std::optional<LeasedJob> JobQueue::lease(int64_t workerId, double now) {
   std::optional<LeasedJob> job = store.transaction([&] {
     expireLocked(now);
     // A job bound to a CPU class (run jobs: the key says where the latency
-    // was measured) goes only to workers that registered that class.
+    // was measured) goes only to workers that registered that class. A job
+    // whose key another job is running waits to reuse that result, unless
+    // its sweep was forced to measure again.
     Statement &next = store.prepare(
         "SELECT id, attempts, kind, model_hash, preset, options, measurement "
-        "FROM jobs WHERE state = 'pending' AND not_before <= ?1 AND "
+        "FROM jobs j WHERE state = 'pending' AND not_before <= ?1 AND "
         "(cpu_class = '' OR cpu_class = (SELECT cpu FROM workers WHERE id = "
-        "?2)) ORDER BY id LIMIT 1");
+        "?2)) AND (forced OR NOT EXISTS (SELECT 1 FROM jobs running WHERE "
+        "running.content_key = j.content_key AND running.state = 'leased')) "
+        "ORDER BY id LIMIT 1");
     next.bind(1, now).bind(2, workerId);
     std::optional<LeasedJob> job;
     if (next.step())
@@ -193,6 +198,32 @@ bool JobQueue::heartbeat(int64_t jobId, int64_t leaseId, int64_t workerId,
   });
 }
 
+void JobQueue::recordSuccess(int64_t jobId, const std::string &key,
+                             int64_t workerId, const JobReport &report,
+                             double now) {
+  int64_t resultId =
+      store.putResult(key, report.statsJson, report.provenanceJson, workerId,
+                      report.wallSeconds, now);
+  store
+      .prepare("UPDATE jobs SET state = 'done', result_id = ?2, "
+               "worker_id = ?3, lease_deadline = NULL, error = NULL, "
+               "finished_at = ?4 WHERE id = ?1")
+      .bind(1, jobId)
+      .bind(2, resultId)
+      .bind(3, workerId)
+      .bind(4, now)
+      .run();
+  // Other sweeps' jobs that waited for this key reuse the result.
+  store
+      .prepare("UPDATE jobs SET state = 'cached', result_id = ?2, "
+               "finished_at = ?3 WHERE content_key = ?1 AND state = "
+               "'pending' AND NOT forced")
+      .bind(1, key)
+      .bind(2, resultId)
+      .bind(3, now)
+      .run();
+}
+
 bool JobQueue::report(int64_t jobId, int64_t leaseId, int64_t workerId,
                       const JobReport &report, double now) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -214,21 +245,9 @@ bool JobQueue::report(int64_t jobId, int64_t leaseId, int64_t workerId,
 
     store.touchWorker(workerId, now);
     switch (report.outcome) {
-    case JobOutcome::Succeeded: {
-      int64_t resultId =
-          store.putResult(key, report.statsJson, report.provenanceJson,
-                          workerId, report.wallSeconds, now);
-      store
-          .prepare("UPDATE jobs SET state = 'done', result_id = ?2, "
-                   "worker_id = ?3, lease_deadline = NULL, error = NULL, "
-                   "finished_at = ?4 WHERE id = ?1")
-          .bind(1, jobId)
-          .bind(2, resultId)
-          .bind(3, workerId)
-          .bind(4, now)
-          .run();
+    case JobOutcome::Succeeded:
+      recordSuccess(jobId, key, workerId, report, now);
       return true;
-    }
     case JobOutcome::Failed:
       store
           .prepare("UPDATE jobs SET state = 'failed', worker_id = ?2, "

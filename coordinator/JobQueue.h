@@ -89,15 +89,18 @@ public:
   JobQueue(ResultStore &store, QueuePolicy policy);
 
   /// Adds a sweep and its jobs. The same jobs submitted again (same spec,
-  /// models and build) resume the existing sweep unless `force`; jobs whose
-  /// content key has a stored result start as cached unless `force`.
+  /// models and build) resume the existing sweep unless `force`. Unless
+  /// `force`, a job whose content key has a stored result starts as cached,
+  /// and one whose key another sweep's job is running waits for that
+  /// result; a forced job is measured again and adds a result.
   SubmitResult submit(const std::string &name, const std::string &specText,
                       llvm::ArrayRef<ModelContent> models,
                       llvm::ArrayRef<ExpandedJob> jobs, bool force, double now);
 
   /// The oldest ready job `workerId` may run (jobs bound to a CPU class go
-  /// to workers registered with that class only), leased to it until now +
-  /// leaseSeconds. Expired leases are requeued (or failed) first.
+  /// to workers registered with that class only; unforced jobs whose key is
+  /// leased wait), leased to it until now + leaseSeconds. Expired leases are
+  /// requeued (or failed) first.
   std::optional<LeasedJob> lease(int64_t workerId, double now);
 
   /// Extends the lease; false if it is no longer the job's current lease.
@@ -106,8 +109,9 @@ public:
   /// Records an outcome. A success or failure of any lease of a job that is
   /// not finished yet is accepted (a late report from an expired lease saves
   /// the rerun); anything for a finished job is a duplicate and ignored. An
-  /// infrastructure error counts only for the current lease. Returns whether
-  /// the report was accepted.
+  /// infrastructure error counts only for the current lease. A success also
+  /// finishes other sweeps' unforced jobs waiting for the key, as cached.
+  /// Returns whether the report was accepted.
   bool report(int64_t jobId, int64_t leaseId, int64_t workerId,
               const JobReport &report, double now);
 
@@ -141,6 +145,8 @@ public:
 
 private:
   double backoff(int64_t attempts) const;
+  void recordSuccess(int64_t jobId, const std::string &key, int64_t workerId,
+                     const JobReport &report, double now);
   int expireLocked(double now);
   void changed();
 

@@ -116,15 +116,56 @@ ResultStore::ResultStore(const std::string &path, Access access) {
   // (what a coordinator restart needs), at a fraction of FULL's fsyncs.
   exec("PRAGMA journal_mode=WAL");
   exec("PRAGMA synchronous=NORMAL");
+  transaction([&] { applySchema(); });
+  // After the schema: a migration rebuilds tables that jobs reference, which
+  // SQLite allows only with foreign keys off (and the pragma only outside a
+  // transaction).
   exec("PRAGMA foreign_keys=ON");
-  transaction([&] {
-    exec(kResultSchemaSql);
-    // CREATE TABLE IF NOT EXISTS leaves tables of older databases as they
-    // were: add the columns introduced since.
-    addMissingColumn("jobs", "cpu_class", "TEXT NOT NULL DEFAULT ''");
+}
+
+void ResultStore::applySchema() {
+  bool oneResultPerKey =
+      schemaVersion() < kAppendOnlyResultsVersion && hasUniqueResultKeys();
+  if (oneResultPerKey) {
+    // Set the old table aside (legacy mode: jobs keep referencing the name
+    // `results`, which the schema then creates append-only).
     addMissingColumn("results", "cpu_class", "TEXT");
     addMissingColumn("results", "hostname", "TEXT");
-  });
+    exec("PRAGMA legacy_alter_table=ON");
+    exec("ALTER TABLE results RENAME TO results_one_per_key");
+    exec("PRAGMA legacy_alter_table=OFF");
+  }
+  exec(kResultSchemaSql);
+  // CREATE TABLE IF NOT EXISTS leaves tables of older databases as they
+  // were: add the columns introduced since.
+  addMissingColumn("jobs", "cpu_class", "TEXT NOT NULL DEFAULT ''");
+  addMissingColumn("jobs", "forced", "INTEGER NOT NULL DEFAULT 0");
+  addMissingColumn("results", "cpu_class", "TEXT");
+  addMissingColumn("results", "hostname", "TEXT");
+  if (oneResultPerKey)
+    exec("INSERT INTO results(id, content_key, stats_json, provenance_json, "
+         "worker_id, wall_seconds, created_at, cpu_class, hostname) SELECT "
+         "id, content_key, stats_json, provenance_json, worker_id, "
+         "wall_seconds, created_at, cpu_class, hostname FROM "
+         "results_one_per_key; DROP TABLE results_one_per_key");
+  exec(llvm::formatv("PRAGMA user_version = {0}", kAppendOnlyResultsVersion));
+}
+
+int64_t ResultStore::schemaVersion() {
+  Statement &query = prepare("PRAGMA user_version");
+  query.step();
+  int64_t version = query.getInt(0);
+  query.reset();
+  return version;
+}
+
+bool ResultStore::hasUniqueResultKeys() {
+  Statement &query = prepare(
+      "SELECT COUNT(*) FROM pragma_index_list('results') WHERE origin = 'u'");
+  query.step();
+  bool unique = query.getInt(0) != 0;
+  query.reset();
+  return unique;
 }
 
 void ResultStore::addMissingColumn(llvm::StringRef table,
@@ -233,10 +274,11 @@ void ResultStore::touchWorker(int64_t workerId, double now) {
 }
 
 std::optional<int64_t> ResultStore::findResult(llvm::StringRef contentKey) {
-  Statement &query = prepare("SELECT id FROM results WHERE content_key = ?1");
+  Statement &query = prepare("SELECT MAX(id) FROM results WHERE content_key = "
+                             "?1");
   query.bind(1, contentKey);
   std::optional<int64_t> id;
-  if (query.step())
+  if (query.step() && !query.isNull(0))
     id = query.getInt(0);
   query.reset();
   return id;
@@ -249,11 +291,7 @@ int64_t ResultStore::putResult(llvm::StringRef contentKey,
   prepare("INSERT INTO results(content_key, stats_json, provenance_json, "
           "worker_id, wall_seconds, created_at, cpu_class, hostname) "
           "SELECT ?1, ?2, ?3, ?4, ?5, ?6, w.cpu, w.hostname FROM (SELECT 1) "
-          "LEFT JOIN workers w ON w.id = ?4 WHERE true "
-          "ON CONFLICT(content_key) DO UPDATE SET stats_json = ?2, "
-          "provenance_json = ?3, worker_id = ?4, wall_seconds = ?5, "
-          "created_at = ?6, cpu_class = excluded.cpu_class, "
-          "hostname = excluded.hostname")
+          "LEFT JOIN workers w ON w.id = ?4")
       .bind(1, contentKey)
       .bind(2, statsJson)
       .bind(3, provenanceJson)
@@ -261,7 +299,7 @@ int64_t ResultStore::putResult(llvm::StringRef contentKey,
       .bind(5, wallSeconds)
       .bind(6, now)
       .run();
-  return *findResult(contentKey);
+  return lastInsertId();
 }
 
 } // namespace dispatchlab

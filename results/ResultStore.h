@@ -118,12 +118,12 @@ public:
   int64_t addWorker(const WorkerRecord &worker, double now);
   void touchWorker(int64_t workerId, double now);
 
-  /// The id of the successful result stored for `contentKey`, if any.
+  /// The id of the newest successful result stored for `contentKey`, if
+  /// any: what a job of that key reuses.
   std::optional<int64_t> findResult(llvm::StringRef contentKey);
-  /// Stores a successful result and returns its id, with the CPU class and
-  /// host `workerId` registered. A key has one result: a newer one (a forced
-  /// rerun) replaces it in place, so every job that points at the key sees
-  /// the latest.
+  /// Adds a successful result and returns its id, with the CPU class and
+  /// host `workerId` registered. Results are append-only: a rerun of a key
+  /// adds a row, so jobs pointing at an earlier one keep their numbers.
   int64_t putResult(llvm::StringRef contentKey, llvm::StringRef statsJson,
                     llvm::StringRef provenanceJson, int64_t workerId,
                     double wallSeconds, double now);
@@ -132,7 +132,15 @@ public:
   /// SQLite's message for the last failure, without the statement text.
   std::string lastError() const;
 
+  /// PRAGMA user_version from which a key may have several results.
+  static constexpr int64_t kAppendOnlyResultsVersion = 1;
+
 private:
+  /// Creates missing tables and columns and migrates older databases.
+  void applySchema();
+  int64_t schemaVersion();
+  /// True for a results table of schema version 0 (one result per key).
+  bool hasUniqueResultKeys();
   void addMissingColumn(llvm::StringRef table, llvm::StringRef column,
                         llvm::StringRef declaration);
   void begin();

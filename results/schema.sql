@@ -5,8 +5,15 @@
 -- determines the answer: model bytes, resolved options text, measurement
 -- settings, job kind, dispatchlab commit + LLVM version and, for run jobs,
 -- the CPU class they are measured on (only workers of that class lease them).
--- A successful result is stored once per content key and reused by every
--- later job with the same key (state 'cached') unless the sweep is forced.
+-- Results are append-only: every successful run adds a row, and a job points
+-- at the result it produced or reused, so a rerun never changes what an
+-- earlier sweep measured. A job whose key has a result, or is being run by
+-- another sweep's job, reuses the newest result of the key (state 'cached')
+-- unless its sweep is forced.
+--
+-- PRAGMA user_version is the schema version: 0 before results were
+-- append-only (one per key, replaced by a rerun), 1 since. ResultStore
+-- migrates older databases when it opens them for writing.
 
 -- Model files as submitted: workers get the bytes with each lease, so they
 -- need no shared file system.
@@ -40,10 +47,10 @@ CREATE TABLE IF NOT EXISTS workers (
   last_seen REAL NOT NULL
 );
 
--- Successful results, one per content key.
+-- Successful results, any number per content key (the newest is reused).
 CREATE TABLE IF NOT EXISTS results (
   id INTEGER PRIMARY KEY,
-  content_key TEXT NOT NULL UNIQUE,
+  content_key TEXT NOT NULL,
   stats_json TEXT NOT NULL,       -- `compile --emit=stats` output (run jobs: plus "run")
   provenance_json TEXT NOT NULL,  -- commit, LLVM, host CPU, features
   worker_id INTEGER REFERENCES workers(id),
@@ -54,6 +61,7 @@ CREATE TABLE IF NOT EXISTS results (
   cpu_class TEXT,
   hostname TEXT
 );
+CREATE INDEX IF NOT EXISTS results_by_key ON results(content_key, id);
 
 CREATE TABLE IF NOT EXISTS jobs (
   id INTEGER PRIMARY KEY,
@@ -69,7 +77,8 @@ CREATE TABLE IF NOT EXISTS jobs (
   -- Only workers of this CPU class lease the job ('' for any: compile and
   -- test jobs, whose results do not depend on the CPU).
   cpu_class TEXT NOT NULL DEFAULT '',
-  -- pending -> leased -> done | failed; pending -> cached at submission.
+  -- pending -> leased -> done | failed; pending -> cached at submission
+  -- or when another sweep's job of the same key succeeds.
   -- An expired lease or an infrastructure error sends the job back to
   -- pending (after a backoff) until `attempts` reaches the cap.
   state TEXT NOT NULL CHECK (state IN
@@ -88,8 +97,12 @@ CREATE TABLE IF NOT EXISTS jobs (
   stderr_tail TEXT,
   provenance_json TEXT,
   finished_at REAL,
+  -- Submitted with --force: measured again even if the key has a result
+  -- or another job of the key is running.
+  forced INTEGER NOT NULL DEFAULT 0,
   UNIQUE (sweep_id, content_key)
 );
 CREATE INDEX IF NOT EXISTS jobs_by_state ON jobs(state, id);
+CREATE INDEX IF NOT EXISTS jobs_by_key ON jobs(content_key, state);
 CREATE INDEX IF NOT EXISTS jobs_by_sweep ON jobs(sweep_id, state);
 

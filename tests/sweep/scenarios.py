@@ -379,6 +379,101 @@ def interrupt_resume(c):
           f"integrity ok; rerun ran the other {12 - len(done)}")
 
 
+def force_rerun(c):
+    """A forced rerun adds results: the first sweep keeps its own numbers
+    (rows, wall times, report), the rerun points at the new ones."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "force", "TEST_SLEEP", 4,
+               "test_sleep_ms: 50 timeout_seconds: 30")
+    c.coordinator()
+    c.worker("worker")
+    finish(c.sweep(spec), "first sweep client")
+    mine = ("SELECT j.id, r.id, r.stats_json, r.wall_seconds, r.created_at "
+            "FROM jobs j JOIN results r ON r.id = j.result_id WHERE "
+            "j.sweep_id = {} ORDER BY j.id")
+
+    def report(sweep):
+        out = subprocess.run([c.exe, "report", "--db", c.db, "--sweep",
+                              str(sweep), "--metric", "compile_time"],
+                             capture_output=True, text=True)
+        if out.returncode != 0:
+            fail(f"report --sweep {sweep}: {out.stderr}")
+        return out.stdout
+
+    first = c.query(mine.format(1))
+    first_report = report(1)
+    finish(c.sweep(spec, ["--force"]), "forced sweep client")
+    if c.query("SELECT COUNT(*) FROM sweeps") != [(2,)]:
+        fail("the forced rerun did not make a second sweep")
+    if c.query(mine.format(1)) != first or report(1) != first_report:
+        fail("the forced rerun changed the first sweep's results")
+    second = c.query(mine.format(2))
+    shared = {r[1] for r in first} & {r[1] for r in second}
+    results = c.query("SELECT COUNT(*) FROM results")[0][0]
+    if len(first) != 4 or len(second) != 4 or shared or results != 8:
+        fail(f"sweeps with {len(first)} and {len(second)} results, "
+             f"{len(shared)} shared, {results} stored")
+    # A key names its newest result; the earlier one is still there by id.
+    key, = c.query(f"SELECT content_key FROM results WHERE id = "
+                   f"{first[0][1]}")[0]
+    for selector, expected in ((key[:8], second[0][1]),
+                               (str(first[0][1]), first[0][1])):
+        out = subprocess.run([c.exe, "show", selector, "--db", c.db],
+                             capture_output=True, text=True)
+        if out.returncode != 0 or not out.stdout.startswith(
+                f"result {expected}\n"):
+            fail(f"show {selector}: exit {out.returncode}, "
+                 f"{out.stdout[:40]!r} {out.stderr}")
+    print("forced rerun: 8 results for 2 x 4 jobs, none shared; the first "
+          "sweep's rows and report unchanged; show KEY gives the newest")
+
+
+def write_knob_spec(path, name, first, count):
+    """`count` TEST_SLEEP jobs on one model, max-operands first, first+1..."""
+    model = os.path.join(os.path.dirname(path), "model.mlir")
+    with open(model, "w") as f:
+        f.write("func.func @f() { return }\n")
+    with open(path, "w") as f:
+        f.write(f'name: "{name}"\nmodels: "model.mlir"\nkind: TEST_SLEEP\n'
+                'axes { knob: "max-operands" ' + " ".join(
+                    f'values: "{first + i}"' for i in range(count)) + " }\n"
+                "measurement { test_sleep_ms: 200 timeout_seconds: 30 }\n")
+
+
+def overlapping_sweeps(c):
+    """Two clients submit sweeps sharing 4 of 12 distinct jobs before any
+    worker is there: each distinct job runs once, the second sweep reuses the
+    first's results for the shared ones."""
+    specs = [os.path.join(c.dir, n + ".txtpb") for n in ("first", "second")]
+    write_knob_spec(specs[0], "first", 1, 8)
+    write_knob_spec(specs[1], "second", 5, 8)
+    c.coordinator()
+    clients = [c.spawn(f"client{i}", ["sweep", spec, "--coordinator",
+                                      c.address])
+               for i, spec in enumerate(specs)]
+    wait_for(lambda: c.count("SELECT COUNT(*) FROM jobs") == 16,
+             "both sweeps' submissions")
+    for i in range(2):
+        c.worker(f"worker{i}", ["--slots", "2"])
+    for i, client in enumerate(clients):
+        finish(client, f"sweep client {i}")
+    distinct = c.query("SELECT COUNT(DISTINCT content_key) FROM jobs")[0][0]
+    leases = c.query("SELECT SUM(attempts) FROM jobs")[0][0]
+    results = c.query("SELECT COUNT(*) FROM results")[0][0]
+    states = c.query("SELECT state, COUNT(*) FROM jobs GROUP BY state")
+    if distinct != 12 or leases != 12 or results != 12 or \
+            states != [("cached", 4), ("done", 12)]:
+        fail(f"{distinct} distinct jobs leased {leases} times, {results} "
+             f"results, job states {states}")
+    unshared = c.query("SELECT COUNT(*) FROM jobs a JOIN jobs b ON "
+                       "a.content_key = b.content_key AND a.id < b.id WHERE "
+                       "a.result_id IS NOT b.result_id")[0][0]
+    if unshared:
+        fail(f"{unshared} shared jobs point at different results")
+    print("16 jobs of 2 overlapping sweeps, 12 distinct: 12 leases, "
+          "12 results; the 4 shared jobs reuse one result each")
+
+
 def make_certificates(directory):
     """A throw-away CA and a server certificate for 127.0.0.1 signed by it,
     plus an unrelated CA."""
@@ -440,7 +535,8 @@ def tls(c):
 
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
              (kill_worker, restart_coordinator, wrong_token, load, cpu_class,
-              interrupt_resume, tls)}
+              interrupt_resume, tls, force_rerun,
+              overlapping_sweeps)}
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

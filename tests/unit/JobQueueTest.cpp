@@ -208,3 +208,82 @@ TEST_F(JobQueueTest, ExpiredClassBoundJobWaitsForItsClass) {
   ASSERT_TRUE(again);
   EXPECT_EQ(again->leaseId, 2);
 }
+
+TEST_F(JobQueueTest, ForcedRerunAddsAResultAndKeepsTheEarlierOne) {
+  SubmitResult first = submit(1);
+  auto lease = queue.lease(worker, 0);
+  ASSERT_TRUE(lease);
+  ASSERT_TRUE(queue.report(lease->jobId, 1, worker, success(), 1));
+
+  SubmitResult forced = submit(1, true);
+  auto rerun = queue.lease(worker, 2);
+  ASSERT_TRUE(rerun);
+  JobReport remeasured = success();
+  remeasured.statsJson = R"({"dispatches": 2})";
+  ASSERT_TRUE(queue.report(rerun->jobId, 1, worker, remeasured, 3));
+
+  // Each sweep sees the numbers it produced.
+  EXPECT_EQ(queue.rows(first.sweepId)[0].statsJson, success().statsJson);
+  EXPECT_EQ(queue.rows(forced.sweepId)[0].statsJson, remeasured.statsJson);
+  Statement &count = store.prepare("SELECT COUNT(*) FROM results");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.getInt(0), 2);
+  count.reset();
+
+  // A later sweep reuses the newest measurement of the key.
+  SubmitResult later = submit(1, false, "later");
+  EXPECT_EQ(later.cached, 1);
+  EXPECT_EQ(queue.rows(later.sweepId)[0].statsJson, remeasured.statsJson);
+}
+
+TEST_F(JobQueueTest, OverlappingSweepsRunASharedKeyOnce) {
+  SubmitResult first = submit(2, false, "first");
+  auto leased = queue.lease(worker, 0);
+  ASSERT_TRUE(leased);
+  // Submitted while key0 is leased and key1 pending in the first sweep.
+  SubmitResult second = submit(3, false, "second");
+  EXPECT_EQ(second.cached, 0);
+  auto next = queue.lease(worker, 0);
+  ASSERT_TRUE(next);
+  auto only = queue.lease(worker, 0);
+  ASSERT_TRUE(only);
+  // The first sweep's key1, then the second's key2: its key0 and key1 wait.
+  EXPECT_EQ(next->jobId, leased->jobId + 1);
+  EXPECT_EQ(queue.rows(second.sweepId)[2].state, "leased");
+  EXPECT_FALSE(queue.lease(worker, 0));
+
+  ASSERT_TRUE(queue.report(leased->jobId, 1, worker, success(), 1));
+  ASSERT_TRUE(queue.report(next->jobId, 1, worker, success(), 1));
+  ASSERT_TRUE(queue.report(only->jobId, 1, worker, success(), 1));
+  EXPECT_FALSE(queue.lease(worker, 2));
+  SweepCounts counts = queue.counts(second.sweepId);
+  EXPECT_EQ(counts.cached, 2);
+  EXPECT_EQ(counts.done, 1);
+  EXPECT_TRUE(counts.finished());
+  EXPECT_EQ(queue.rows(second.sweepId)[0].statsJson, success().statsJson);
+  EXPECT_TRUE(queue.counts(first.sweepId).finished());
+}
+
+TEST_F(JobQueueTest, WaitingJobRunsWhenTheLeasedOneFails) {
+  submit(1, false, "first");
+  auto leased = queue.lease(worker, 0);
+  ASSERT_TRUE(leased);
+  SubmitResult second = submit(1, false, "second");
+  EXPECT_FALSE(queue.lease(worker, 0));
+  JobReport crash;
+  crash.outcome = JobOutcome::Failed;
+  crash.error = "killed by signal 11";
+  ASSERT_TRUE(queue.report(leased->jobId, 1, worker, crash, 1));
+  auto retry = queue.lease(worker, 1);
+  ASSERT_TRUE(retry);
+  EXPECT_EQ(queue.rows(second.sweepId)[0].state, "leased");
+}
+
+TEST_F(JobQueueTest, ForcedSweepMeasuresAKeyThatIsLeased) {
+  submit(1, false, "first");
+  ASSERT_TRUE(queue.lease(worker, 0));
+  SubmitResult forced = submit(1, true, "forced");
+  auto rerun = queue.lease(worker, 0);
+  ASSERT_TRUE(rerun);
+  EXPECT_EQ(queue.rows(forced.sweepId)[0].state, "leased");
+}

@@ -38,14 +38,17 @@ TEST(ResultStoreTest, TransactionRollsBackOnThrow) {
   EXPECT_FALSE(store.getModel("h"));
 }
 
-TEST(ResultStoreTest, OneResultPerKeyLatestWins) {
+TEST(ResultStoreTest, ResultsAreAppendOnlyAndTheNewestIsFound) {
   ResultStore store(":memory:");
   int64_t worker = store.addWorker({}, 0);
   int64_t first = store.putResult("k", "{\"a\":1}", "{}", worker, 1, 0);
   int64_t second = store.putResult("k", "{\"a\":2}", "{}", worker, 1, 1);
-  EXPECT_EQ(first, second);
-  Statement &query =
-      store.prepare("SELECT stats_json FROM results WHERE content_key = 'k'");
+  EXPECT_NE(first, second);
+  EXPECT_EQ(store.findResult("k"), second);
+  Statement &query = store.prepare(
+      "SELECT stats_json FROM results WHERE content_key = 'k' ORDER BY id");
+  ASSERT_TRUE(query.step());
+  EXPECT_EQ(query.getText(0), "{\"a\":1}");
   ASSERT_TRUE(query.step());
   EXPECT_EQ(query.getText(0), "{\"a\":2}");
   query.reset();
@@ -78,7 +81,8 @@ TEST(ResultStoreTest, OpeningAnOlderDatabaseAddsNewColumns) {
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
   ASSERT_EQ(sqlite3_exec(db,
                          "CREATE TABLE jobs (id INTEGER PRIMARY KEY, sweep_id "
-                         "INTEGER, state TEXT); CREATE TABLE results (id "
+                         "INTEGER, content_key TEXT, state TEXT); CREATE "
+                         "TABLE results (id "
                          "INTEGER PRIMARY KEY, content_key TEXT);",
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
@@ -93,5 +97,66 @@ TEST(ResultStoreTest, OpeningAnOlderDatabaseAddsNewColumns) {
   ASSERT_TRUE(columns.step());
   EXPECT_EQ(columns.getInt(0), 2);
   columns.reset();
+  llvm::sys::fs::remove(path);
+}
+
+TEST(ResultStoreTest, OpeningAOneResultPerKeyDatabaseMigratesIt) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("resultstore", "db", path));
+  // The results table as it was when a key had one result (UNIQUE key),
+  // with a job pointing at its result.
+  sqlite3 *db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  ASSERT_EQ(
+      sqlite3_exec(
+          db,
+          "CREATE TABLE workers (id INTEGER PRIMARY KEY, hostname TEXT, cpu "
+          "TEXT); CREATE TABLE results (id INTEGER PRIMARY KEY, content_key "
+          "TEXT NOT NULL UNIQUE, stats_json TEXT NOT NULL, provenance_json "
+          "TEXT NOT NULL, worker_id INTEGER REFERENCES workers(id), "
+          "wall_seconds REAL NOT NULL, created_at REAL NOT NULL, cpu_class "
+          "TEXT, hostname TEXT); CREATE TABLE jobs (id INTEGER PRIMARY KEY, "
+          "sweep_id INTEGER, content_key TEXT, state TEXT, result_id INTEGER "
+          "REFERENCES results(id)); INSERT INTO workers VALUES (1, 'box', "
+          "'znver4'); INSERT INTO results VALUES (7, 'k', '{\"a\":1}', '{}', "
+          "1, 2.5, 3, 'znver4', 'box'); INSERT INTO jobs VALUES (1, 1, 'k', "
+          "'done', 7);",
+          nullptr, nullptr, nullptr),
+      SQLITE_OK);
+  sqlite3_close(db);
+  {
+    ResultStore store{std::string(path)};
+    EXPECT_EQ(store.findResult("k"), 7);
+    int64_t rerun = store.putResult("k", "{\"a\":2}", "{}", 1, 1, 4);
+    EXPECT_NE(rerun, 7);
+    EXPECT_EQ(store.findResult("k"), rerun);
+    Statement &kept = store.prepare(
+        "SELECT r.stats_json, r.wall_seconds, r.hostname FROM jobs j JOIN "
+        "results r ON r.id = j.result_id WHERE j.id = 1");
+    ASSERT_TRUE(kept.step());
+    EXPECT_EQ(kept.getText(0), "{\"a\":1}");
+    EXPECT_EQ(kept.getDouble(1), 2.5);
+    EXPECT_EQ(kept.getText(2), "box");
+    kept.reset();
+    // Jobs still reference the (rebuilt) results table.
+    Statement &references = store.prepare(
+        "SELECT COUNT(*) FROM pragma_foreign_key_list('jobs') WHERE \"table\" "
+        "= 'results' UNION ALL SELECT COUNT(*) FROM pragma_foreign_key_check");
+    ASSERT_TRUE(references.step());
+    EXPECT_EQ(references.getInt(0), 1);
+    ASSERT_TRUE(references.step());
+    EXPECT_EQ(references.getInt(0), 0);
+    references.reset();
+    Statement &version = store.prepare("PRAGMA user_version");
+    ASSERT_TRUE(version.step());
+    EXPECT_EQ(version.getInt(0), 1);
+    version.reset();
+  }
+  // Opening the migrated database again changes nothing.
+  ResultStore store{std::string(path)};
+  Statement &count = store.prepare("SELECT COUNT(*) FROM results");
+  ASSERT_TRUE(count.step());
+  EXPECT_EQ(count.getInt(0), 2);
+  count.reset();
   llvm::sys::fs::remove(path);
 }

@@ -60,7 +60,8 @@ struct StoredResult {
 
 /// By id, by full content key, or by a unique key prefix of at least four
 /// characters (like git). Text of digits only names an id when one exists;
-/// content keys are hex, so such text may still be a key prefix.
+/// content keys are hex, so such text may still be a key prefix. A key names
+/// its newest result (what later jobs reuse); earlier reruns go by id.
 std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
                                        std::string &problem) {
   Statement &query = store.prepare(
@@ -68,7 +69,9 @@ std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
       "r.wall_seconds, r.created_at, COALESCE(w.hostname || ' (worker #' || "
       "w.id || ', ' || w.cpu || ')', '') FROM results r LEFT JOIN workers w "
       "ON w.id = r.worker_id WHERE r.id = ?1 OR (?2 <> '' AND "
-      "substr(r.content_key, 1, length(?2)) = ?2) LIMIT 2");
+      "substr(r.content_key, 1, length(?2)) = ?2 AND r.id = (SELECT MAX(id) "
+      "FROM results newest WHERE newest.content_key = r.content_key)) "
+      "LIMIT 2");
   auto lookUp = [&](int64_t id, llvm::StringRef prefix) {
     query.bind(1, id).bind(2, prefix);
     std::vector<StoredResult> found;
