@@ -53,6 +53,12 @@ bool isWindowDim(linalg::LinalgOp op, unsigned dim) {
   return false;
 }
 
+/// Whether `op` has a loop of extent 0: it computes nothing, and the
+/// upstream tiling helpers divide by that extent.
+bool hasEmptyLoop(linalg::LinalgOp op) {
+  return llvm::is_contained(op.getStaticLoopRanges(), 0);
+}
+
 /// The Linalg ops producing the results of `function`, in program order. A
 /// result inserted into a captured tensor (a consumer's padding, formed into
 /// this dispatch) counts as produced by the op computing the inserted value.
@@ -145,8 +151,9 @@ struct TileAndFuseDispatchesPass
 
     FailureOr<SmallVector<linalg::LinalgOp>> resultOps =
         getResultProducers(function);
+    // A dispatch with an empty op stays untiled: its loops run zero times.
     if (failed(resultOps) || llvm::any_of(*resultOps, [](linalg::LinalgOp op) {
-          return op.hasDynamicShape();
+          return op.hasDynamicShape() || hasEmptyLoop(op);
         }))
       return;
     // TransposeWeights' copies of weights left in the dispatch (those of
@@ -168,7 +175,8 @@ struct TileAndFuseDispatchesPass
 
     SmallVector<linalg::LinalgOp> reductions;
     function.walk([&](linalg::LinalgOp op) {
-      if (op.getNumReductionLoops() > 0 && !op.hasDynamicShape())
+      if (op.getNumReductionLoops() > 0 && !op.hasDynamicShape() &&
+          !hasEmptyLoop(op))
         reductions.push_back(op);
     });
     for (linalg::LinalgOp op : reductions)

@@ -507,3 +507,20 @@ func.func @vector_width_tiles_dispatch(%x: tensor<8x144xf32>) -> tensor<8x144xf3
   } -> tensor<8x144xf32>
   return %r : tensor<8x144xf32>
 }
+
+// -----
+
+// An op with a loop of extent 0 (here a matmul's reduction: its result is
+// the fill) is left untiled, its loops running zero times; the upstream
+// tiling helpers divide by the extent and crashed on it.
+// CHECK-LABEL: func.func @empty_reduction_dispatch
+// CHECK-NOT:     scf.forall
+// CHECK:         linalg.matmul {{.+}} -> tensor<2x5xf32>
+// VEC-LABEL: func.func @empty_reduction_dispatch
+func.func @empty_reduction_dispatch(%lhs: tensor<2x0xf32>, %rhs: tensor<0x5xf32>) -> tensor<2x5xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<2x5xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<2x5xf32>) -> tensor<2x5xf32>
+  %mm = linalg.matmul ins(%lhs, %rhs : tensor<2x0xf32>, tensor<0x5xf32>) outs(%fill : tensor<2x5xf32>) -> tensor<2x5xf32>
+  return %mm : tensor<2x5xf32>
+}
