@@ -40,6 +40,15 @@ static bool consumerDominatesAllUses(linalg::GenericOp producer,
   });
 }
 
+// A consumer reading the producer inside its body (a tensor.extract of it)
+// cannot absorb it: the fused op would capture its own result. IREE leaves
+// such pairs unfused (its lit case `use_in_generic`).
+static bool isReadInsideBody(linalg::GenericOp producer, Operation *consumer) {
+  return llvm::any_of(producer->getUsers(), [&](Operation *user) {
+    return user != consumer && consumer->isProperAncestor(user);
+  });
+}
+
 static SmallVector<OpOperand *> getUsesIn(Operation *producer,
                                           Operation *consumer) {
   SmallVector<OpOperand *> uses;
@@ -66,7 +75,8 @@ findFusableProducer(linalg::GenericOp consumer,
     if (!isAllParallel(producer) ||
         producer.getNumLoops() != consumer.getNumLoops())
       continue;
-    if (!consumerDominatesAllUses(producer, consumer, dominance))
+    if (!consumerDominatesAllUses(producer, consumer, dominance) ||
+        isReadInsideBody(producer, consumer))
       continue;
     // Extends are cloned into their users and truncates stay with the wide
     // computation; multi-use fusion must not move either (IREE's

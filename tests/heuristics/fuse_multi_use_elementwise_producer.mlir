@@ -136,3 +136,32 @@ func.func @reduction_consumer(%a: tensor<4x8xf32>, %init: tensor<4xf32>) -> (ten
   } -> tensor<4x8xf32>
   return %1, %2 : tensor<4xf32>, tensor<4x8xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// A consumer that also reads the producer inside its body (tensor.extract)
+// keeps it as an operand: fusing would capture the fused op's own result
+// (invalid IR before this rule).
+// CHECK-LABEL: func.func @read_in_body
+// CHECK:         %[[NEG:.+]] = linalg.generic
+// CHECK:           arith.negf
+// CHECK:         linalg.generic {{.+}} ins(%[[NEG]] :
+// CHECK:           tensor.extract %[[NEG]]
+func.func @read_in_body(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4x8xf32>
+  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %n = arith.negf %in : f32
+    linalg.yield %n : f32
+  } -> tensor<4x8xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]} ins(%neg : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %first = tensor.extract %neg[%i, %c0] : tensor<4x8xf32>
+    %s = arith.addf %in, %first : f32
+    linalg.yield %s : f32
+  } -> tensor<4x8xf32>
+  return %sum : tensor<4x8xf32>
+}
