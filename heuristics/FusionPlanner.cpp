@@ -169,8 +169,12 @@ bool Planner::isFusableWithConsumer(OpOperand &use) const {
   if (!knobs.aggressiveFusion && getNumLoops(producer) < getNumLoops(consumer))
     return false;
 
-  // A consumer may not iterate over more non-unit dims than the root.
-  if (getNumNonUnitLoops(consumer) > getNumNonUnitLoops(group.getRoot()))
+  // A consumer may not iterate over more non-unit dims than the root; IREE
+  // counts only roots with loops of their own (LinalgFusionOpInterface), so
+  // an unpack root lets a chain of consumers in.
+  Operation *root = group.getRoot();
+  if (isFusionOp(root) &&
+      getNumNonUnitLoops(consumer) > getNumNonUnitLoops(root))
     return false;
 
   if (knobs.aggressiveFusion)

@@ -1379,6 +1379,44 @@ func.func @unpack_elementwise(%x: tensor<2x2x2x4xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// Unpack root with a chain of consumers (3.1 step 2, IREE
+// unpack_multi_elementwise_fusion): the non-unit-loop rule compares a
+// consumer with the root only when the root has loops of its own
+// (LinalgFusionOpInterface), which an unpack has not; so the second,
+// transposing consumer joins too: 1 dispatch.
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#tr = affine_map<(d0, d1) -> (d1, d0)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @unpack_consumer_chain(%x: tensor<2x2x4x4xf32>, %b: tensor<8xf32>) -> tensor<8x8xf32> {
+  %e = tensor.empty() : tensor<8x8xf32>
+  %u = linalg.unpack %x inner_dims_pos = [0, 1] inner_tiles = [4, 4] into %e
+      : tensor<2x2x4x4xf32> -> tensor<8x8xf32>
+  %g = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%u, %b : tensor<8x8xf32>, tensor<8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  %h = linalg.generic {indexing_maps = [#tr, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%g, %b : tensor<8x8xf32>, tensor<8xf32>) outs(%e : tensor<8x8xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.mulf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
+  return %h : tensor<8x8xf32>
+}
+// CHECK-LABEL: func.func @unpack_consumer_chain(
+//       CHECK:   %[[D:.+]] = dispatch.region
+//  CHECK-NEXT:     linalg.unpack {{.*}}dispatchlab.root
+//       CHECK:     arith.addf
+//       CHECK:     arith.mulf
+//       CHECK:     dispatch.return
+//   CHECK-NOT:   dispatch.region
+//       CHECK:   return %[[D]]
+
+// -----
+
 // insert_slice consumer (3.1 step 5): a pad rewritten to fill + insert_slice
 // lands in its producer's dispatch when the source has one use and the
 // destination is a fill: 1 dispatch.
