@@ -4,7 +4,7 @@
 
 #include "core/onnx/OnnxModelFile.h"
 #include "core/onnx/OnnxOps.h"
-#include "core/onnx/OnnxRankCheck.h"
+#include "core/onnx/InferenceGuard.h"
 
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -121,7 +121,7 @@ static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
     return llvm::createStringError("invalid ONNX model: " +
                                    toOneLine(exception.what()));
   }
-  if (llvm::Error unsafe = checkRanksBeforeInference(model.graph()))
+  if (llvm::Error unsafe = checkBeforeInference(model.graph()))
     return unsafe;
   try {
     onnx::ShapeInferenceOptions inferenceOptions(/*check_type=*/true,

@@ -1,6 +1,6 @@
-//===- OnnxRankCheck.cpp - ranks checked before ONNX shape inference ------===//
+//===- InferenceGuard.cpp - what libonnx shape inference trusts ----------===//
 
-#include "core/onnx/OnnxRankCheck.h"
+#include "core/onnx/InferenceGuard.h"
 
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -76,8 +76,30 @@ static std::string describe(const onnx::NodeProto &node) {
   return node.op_type() + " node '" + name + "': ";
 }
 
+/// Window attributes libonnx's convPoolShapeInference divides by (a zero
+/// stride is SIGFPE inside it): each must be positive.
+static llvm::Error checkWindowAttributes(const onnx::NodeProto &node) {
+  static const llvm::StringSet<> windowed = {"Conv", "ConvTranspose", "MaxPool",
+                                             "AveragePool", "LpPool"};
+  if (!windowed.contains(node.op_type()))
+    return llvm::Error::success();
+  for (const onnx::AttributeProto &attribute : node.attribute()) {
+    llvm::StringRef name = attribute.name();
+    if (name != "strides" && name != "dilations" && name != "kernel_shape")
+      continue;
+    for (int64_t value : attribute.ints())
+      if (value < 1)
+        return llvm::createStringError(describe(node) + "attribute '" + name +
+                                       "' has a non-positive value " +
+                                       llvm::Twine(value));
+  }
+  return llvm::Error::success();
+}
+
 static llvm::Error checkNode(const onnx::NodeProto &node,
                              const KnownRanks &known) {
+  if (llvm::Error error = checkWindowAttributes(node))
+    return error;
   auto rankOf = [&](int i) -> std::optional<int64_t> {
     if (i >= node.input_size() || node.input(i).empty())
       return std::nullopt;
@@ -100,7 +122,7 @@ static llvm::Error checkNode(const onnx::NodeProto &node,
   return llvm::Error::success();
 }
 
-llvm::Error checkRanksBeforeInference(const onnx::GraphProto &graph) {
+llvm::Error checkBeforeInference(const onnx::GraphProto &graph) {
   KnownRanks known(graph);
   for (const onnx::NodeProto &node : graph.node()) {
     // Other domains' operators have other semantics, and unknown ranks.

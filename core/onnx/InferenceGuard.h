@@ -1,16 +1,17 @@
-//===- OnnxRankCheck.h - ranks checked before shape inference --*- C++ -*-===//
+//===- InferenceGuard.h - what libonnx shape inference trusts ---*- C++ -*-===//
 //
 // libonnx's shape inference trusts some ranks it should check: a Conv whose
 // weight rank differs from its input's crashes inside it, and so does a node
 // reading the output of a node whose inference already failed (e.g. Shape of
 // a MatMul with a scalar operand). The ranks known before inference (graph
 // inputs, initializers, declared value_info, carried through rank-preserving
-// ops) are checked here first, so such models get one error line instead.
+// ops) are checked here first, and so are the window attributes its conv
+// and pool inference divides by, so such models get one error line instead.
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISPATCHLAB_CORE_ONNX_ONNXRANKCHECK_H
-#define DISPATCHLAB_CORE_ONNX_ONNXRANKCHECK_H
+#ifndef DISPATCHLAB_CORE_ONNX_INFERENCEGUARD_H
+#define DISPATCHLAB_CORE_ONNX_INFERENCEGUARD_H
 
 #include "onnx/onnx_pb.h"
 
@@ -18,10 +19,10 @@
 
 namespace dispatchlab::onnx_import {
 
-/// Fails with a one-line message naming the node whose operand ranks libonnx
-/// would not survive.
-llvm::Error checkRanksBeforeInference(const onnx::GraphProto &graph);
+/// Fails with a one-line message naming the node whose operand ranks or
+/// window attributes libonnx would not survive.
+llvm::Error checkBeforeInference(const onnx::GraphProto &graph);
 
 } // namespace dispatchlab::onnx_import
 
-#endif // DISPATCHLAB_CORE_ONNX_ONNXRANKCHECK_H
+#endif // DISPATCHLAB_CORE_ONNX_INFERENCEGUARD_H
