@@ -2,10 +2,10 @@
 
 #include "core/pipeline/ModelLoader.h"
 
+#include "core/onnx/OnnxModelFile.h"
 #include "core/pipeline/UtilCompatDialect.h"
 #include "core/support/InputFile.h"
 #include "heuristics/OpClassification.h"
-#include "core/onnx/OnnxModelFile.h"
 
 #include "mlir/AsmParser/AsmParser.h"
 #include "mlir/AsmParser/AsmParserState.h"
@@ -13,6 +13,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 
 using namespace mlir;
@@ -38,6 +39,32 @@ static void attachSourceNames(const AsmParserState &state) {
   }
 }
 
+/// parseAsmSourceFile, recovering from a crash in it: upstream parsers of
+/// some ops' custom syntax (linalg.transpose, broadcast and reduce with a
+/// non-integer `permutation`/`dimensions`) store a null attribute and crash
+/// on malformed input. A crashed parse leaves `block` and `state` half
+/// built, so they are leaked rather than destroyed.
+static LogicalResult
+parseRecoveringFromCrash(llvm::SourceMgr &sourceMgr,
+                         std::unique_ptr<Block> &block,
+                         std::unique_ptr<AsmParserState> &state,
+                         const ParserConfig &config, StringRef path) {
+  llvm::CrashRecoveryContext::Enable();
+  llvm::CrashRecoveryContext recovery;
+  LogicalResult parsed = failure();
+  if (recovery.RunSafely([&] {
+        parsed =
+            parseAsmSourceFile(sourceMgr, block.get(), config, state.get());
+      }))
+    return parsed;
+  (void)block.release();
+  (void)state.release();
+  emitError(FileLineColLoc::get(config.getContext(), path, 0, 0))
+      << "the MLIR parser crashed on this input (an upstream parser bug, "
+         "usually a malformed attribute in an op's custom syntax)";
+  return failure();
+}
+
 OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
                                     llvm::SourceMgr &sourceMgr) {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -49,23 +76,23 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   }
   sourceMgr.AddNewSourceBuffer(std::move(*file), llvm::SMLoc());
 
-  Block block;
-  AsmParserState state;
+  auto block = std::make_unique<Block>();
+  auto state = std::make_unique<AsmParserState>();
   ParserConfig config(&context, /*verifyAfterParse=*/true);
-  if (failed(parseAsmSourceFile(sourceMgr, &block, config, &state)))
+  if (failed(parseRecoveringFromCrash(sourceMgr, block, state, config, path)))
     return nullptr;
 
   OwningOpRef<ModuleOp> module;
-  if (block.getOperations().size() == 1 && isa<ModuleOp>(block.front())) {
-    auto parsed = cast<ModuleOp>(&block.front());
+  if (block->getOperations().size() == 1 && isa<ModuleOp>(block->front())) {
+    auto parsed = cast<ModuleOp>(&block->front());
     parsed->remove();
     module = parsed;
   } else {
     module = ModuleOp::create(FileLineColLoc::get(&context, path, 0, 0));
     module->getBody()->getOperations().splice(module->getBody()->begin(),
-                                              block.getOperations());
+                                              block->getOperations());
   }
-  attachSourceNames(state);
+  attachSourceNames(*state);
   context.getOrLoadDialect<func::FuncDialect>();
   convertUtilFuncsToFunc(*module);
   if (failed(verify(*module)))
