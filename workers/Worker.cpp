@@ -169,20 +169,15 @@ Worker::Worker(WorkerConfig config)
               notice(hint ? line + " (if it uses TLS, pass --tls-ca)" : line);
             }),
       cores(getAllowedCpus(), kCoreLockDir) {
-  llvm::SmallString<128> dir;
-  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
-  llvm::sys::path::append(dir,
-                          llvm::formatv("dispatchlab-worker-{0}-{1}", getpid(),
-                                        reinterpret_cast<uintptr_t>(this))
-                              .str());
-  scratchDir = std::string(dir);
+  for (const std::string &dir : scratch.removedStale())
+    notice("removed " + dir + ", left by a worker no longer running");
   std::string json;
   llvm::raw_string_ostream os(json);
   os << Provenance::current().toJson();
   provenanceJson = json;
 }
 
-Worker::~Worker() { llvm::sys::fs::remove_directories(scratchDir); }
+Worker::~Worker() = default;
 
 void Worker::log(const std::string &line) {
   if (!config.log)
@@ -331,13 +326,12 @@ void Worker::report(coordinator::ReportResultRequest &request,
 llvm::Expected<std::string>
 Worker::materializeModel(const coordinator::Job &job) {
   std::lock_guard<std::mutex> lock(modelMutex);
-  llvm::SmallString<256> path(scratchDir);
+  if (scratch.path().empty())
+    return llvm::createStringError(scratch.error());
+  llvm::SmallString<256> path(scratch.path());
   llvm::sys::path::append(path, job.model_hash() + job.model().extension());
   if (llvm::sys::fs::exists(path))
     return std::string(path);
-  if (std::error_code ec = llvm::sys::fs::create_directories(scratchDir))
-    return llvm::createStringError("cannot create " + scratchDir + ": " +
-                                   ec.message());
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)

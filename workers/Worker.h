@@ -15,6 +15,7 @@
 #include "proto/coordinator.pb.h"
 #include "workers/JobHandlers.h"
 #include "workers/JobRunner.h"
+#include "workers/WorkerScratchDir.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
@@ -155,7 +156,7 @@ private:
   CoordinatorReachability reach;
   int64_t workerId = 0;
   double heartbeatSeconds = 5;
-  std::string scratchDir;
+  WorkerScratchDir scratch;
   std::string provenanceJson;
   std::mutex logMutex;
   std::mutex modelMutex;
