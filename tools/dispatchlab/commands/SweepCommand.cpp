@@ -22,6 +22,7 @@
 #include "tools/dispatchlab/commands/SweepTable.h"
 #include "workers/Worker.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -31,7 +32,6 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
-#include <functional>
 #include <optional>
 #include <random>
 #include <thread>
@@ -206,7 +206,7 @@ submit(CoordinatorClient &client, const LoadedSpec &loaded, bool forceRerun) {
 /// when the sweep finished.
 grpc::Status watchOnce(CoordinatorClient &client, int64_t sweepId,
                        ProgressPrinter &printer, CoordinatorReachability &reach,
-                       const std::function<bool()> &cancel, bool &finished,
+                       llvm::function_ref<bool()> cancel, bool &finished,
                        coordinator::SweepProgress &final) {
   std::unique_ptr<grpc::ClientContext> context = client.context(std::nullopt);
   std::atomic<bool> done{false};
