@@ -20,7 +20,7 @@ void quietGrpcLogging() {
 }
 
 CoordinatorClient::CoordinatorClient(const ClientConfig &config)
-    : token(config.token) {
+    : addressText(config.address), token(config.token) {
   quietGrpcLogging();
   std::shared_ptr<grpc::ChannelCredentials> credentials;
   if (!config.tlsCaPath.empty()) {

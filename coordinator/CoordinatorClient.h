@@ -30,12 +30,15 @@ public:
   explicit CoordinatorClient(const ClientConfig &config);
 
   coordinator::Coordinator::Stub &stub() { return *stubPtr; }
+  /// HOST:PORT, for messages.
+  const std::string &address() const { return addressText; }
 
   /// A context carrying the token, with a deadline unless none is given.
   std::unique_ptr<grpc::ClientContext>
   context(std::optional<std::chrono::milliseconds> timeout) const;
 
 private:
+  std::string addressText;
   std::string token;
   std::unique_ptr<coordinator::Coordinator::Stub> stubPtr;
 };

@@ -160,21 +160,24 @@ void CorePool::releaseShared(int core) {
 
 Worker::Worker(WorkerConfig config)
     : config(std::move(config)), client(this->config.client),
+      reach(this->config.client.address, this->config.coordinatorTimeout,
+            [this](const std::string &line) {
+              // Until it first answers, it may be a coordinator that wants
+              // TLS.
+              bool hint =
+                  workerId == 0 && this->config.client.tlsCaPath.empty();
+              notice(hint ? line + " (if it uses TLS, pass --tls-ca)" : line);
+            }),
       cores(getAllowedCpus(), kCoreLockDir) {
-  llvm::SmallString<128> dir;
-  llvm::sys::path::system_temp_directory(/*ErasedOnReboot=*/true, dir);
-  llvm::sys::path::append(dir,
-                          llvm::formatv("dispatchlab-worker-{0}-{1}", getpid(),
-                                        reinterpret_cast<uintptr_t>(this))
-                              .str());
-  scratchDir = std::string(dir);
+  for (const std::string &dir : scratch.removedStale())
+    notice("removed " + dir + ", left by a worker no longer running");
   std::string json;
   llvm::raw_string_ostream os(json);
   os << Provenance::current().toJson();
   provenanceJson = json;
 }
 
-Worker::~Worker() { llvm::sys::fs::remove_directories(scratchDir); }
+Worker::~Worker() = default;
 
 void Worker::log(const std::string &line) {
   if (!config.log)
@@ -182,6 +185,21 @@ void Worker::log(const std::string &line) {
   std::lock_guard<std::mutex> lock(logMutex);
   *config.log << "dispatchlab worker " << workerId << ": " << line << "\n";
   config.log->flush();
+}
+
+void Worker::notice(const std::string &line) {
+  if (!config.notices)
+    return;
+  std::lock_guard<std::mutex> lock(logMutex);
+  *config.notices << "dispatchlab worker " << workerId << ": " << line << "\n";
+  config.notices->flush();
+}
+
+void Worker::noteCall(const grpc::Status &status) {
+  if (!isUnreachable(status))
+    reach.reached();
+  else if (!reach.failed(status))
+    gaveUp = true;
 }
 
 static bool isTransient(const grpc::Status &status) {
@@ -204,13 +222,16 @@ llvm::Error Worker::registerWorker(const std::atomic<bool> &stop) {
   host.set_llvm_version(provenance.llvmVersion);
   host.set_dispatchlab_commit(provenance.dispatchlabCommit);
   request.set_slots(config.slots);
-  bool toldUnreachable = false;
-  while (!stop) {
+  while (keepRunning(stop)) {
     coordinator::RegisterWorkerReply reply;
     grpc::Status status =
         client.stub().RegisterWorker(client.context(5s).get(), request, &reply);
-    if (status.ok()) {
+    // The id first: the line saying the coordinator is back names the
+    // worker (and gives no TLS hint).
+    if (status.ok())
       workerId = reply.worker_id();
+    noteCall(status);
+    if (status.ok()) {
       heartbeatSeconds = reply.heartbeat_seconds();
       log(llvm::formatv("registered (pid {0}, {1} slots)", getpid(),
                         config.slots));
@@ -221,15 +242,11 @@ llvm::Error Worker::registerWorker(const std::atomic<bool> &stop) {
           llvm::formatv("coordinator refused the worker: {0}",
                         status.error_message())
               .str());
-    // It may be starting or restarting: say so once and keep trying.
-    if (!toldUnreachable)
-      log(llvm::formatv(
-          "coordinator unreachable ({0}); retrying{1}", status.error_message(),
-          config.client.tlsCaPath.empty() ? " (if it uses TLS, pass --tls-ca)"
-                                          : ""));
-    toldUnreachable = true;
+    // It may be starting or restarting: noteCall says so; keep trying.
     std::this_thread::sleep_for(500ms);
   }
+  if (gaveUp)
+    return llvm::createStringError(reach.giveUpMessage());
   return llvm::Error::success();
 }
 
@@ -244,17 +261,21 @@ llvm::Error Worker::run(const std::atomic<bool> &stop) {
   if (fatal)
     return llvm::createStringError(
         "coordinator stopped accepting this worker's token");
+  // Its unreported jobs' leases expire and go to other workers.
+  if (gaveUp)
+    return llvm::createStringError(reach.giveUpMessage());
   return llvm::Error::success();
 }
 
 void Worker::slotLoop(const std::atomic<bool> &stop) {
-  while (!stop && !fatal) {
+  while (keepRunning(stop) && !fatal) {
     coordinator::LeaseJobRequest request;
     request.set_worker_id(workerId);
     request.set_wait_ms(1000);
     coordinator::LeaseJobReply reply;
     grpc::Status status =
         client.stub().LeaseJob(client.context(10s).get(), request, &reply);
+    noteCall(status);
     if (status.error_code() == grpc::StatusCode::UNAUTHENTICATED) {
       fatal = true;
       return;
@@ -282,10 +303,11 @@ void Worker::slotLoop(const std::atomic<bool> &stop) {
 void Worker::report(coordinator::ReportResultRequest &request,
                     const std::atomic<bool> &stop) {
   request.set_worker_id(workerId);
-  while (!stop) {
+  while (keepRunning(stop)) {
     coordinator::ReportResultReply reply;
     grpc::Status status =
         client.stub().ReportResult(client.context(10s).get(), request, &reply);
+    noteCall(status);
     if (status.ok()) {
       log(llvm::formatv("job {0} lease {1} {2}{3}", request.job_id(),
                         request.lease_id(),
@@ -304,13 +326,12 @@ void Worker::report(coordinator::ReportResultRequest &request,
 llvm::Expected<std::string>
 Worker::materializeModel(const coordinator::Job &job) {
   std::lock_guard<std::mutex> lock(modelMutex);
-  llvm::SmallString<256> path(scratchDir);
+  if (scratch.path().empty())
+    return llvm::createStringError(scratch.error());
+  llvm::SmallString<256> path(scratch.path());
   llvm::sys::path::append(path, job.model_hash() + job.model().extension());
   if (llvm::sys::fs::exists(path))
     return std::string(path);
-  if (std::error_code ec = llvm::sys::fs::create_directories(scratchDir))
-    return llvm::createStringError("cannot create " + scratchDir + ": " +
-                                   ec.message());
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
@@ -331,12 +352,12 @@ bool Worker::leaseHeld(const coordinator::Job &job) {
   request.set_job_id(job.job_id());
   request.set_lease_id(job.lease_id());
   coordinator::HeartbeatReply reply;
-  // An unreachable coordinator is not a reason to stop: it may be
-  // restarting, and the report will be retried.
-  return !client.stub()
-              .Heartbeat(client.context(2s).get(), request, &reply)
-              .ok() ||
-         reply.lease_valid();
+  grpc::Status status =
+      client.stub().Heartbeat(client.context(2s).get(), request, &reply);
+  noteCall(status);
+  // An unreachable coordinator is not a reason to stop (until noteCall gives
+  // up): it may be restarting, and the report will be retried.
+  return !status.ok() || reply.lease_valid();
 }
 
 std::optional<ChildResult> Worker::runPinned(const coordinator::Job &job,
@@ -346,7 +367,7 @@ std::optional<ChildResult> Worker::runPinned(const coordinator::Job &job,
   bool leaseLost = false;
   auto lastHeartbeat = std::chrono::steady_clock::now();
   auto keepGoing = [&] {
-    if (stop)
+    if (!keepRunning(stop))
       return false;
     auto now = std::chrono::steady_clock::now();
     if (now - lastHeartbeat < std::chrono::duration<double>(heartbeatSeconds))

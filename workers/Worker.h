@@ -3,7 +3,7 @@
 // Registers with a coordinator, then runs `slots` jobs at a time: lease, run
 // the job in a child process (JobRunner) while heartbeating the lease, report
 // the outcome (retrying while the coordinator is unreachable, which reports'
-// idempotence makes safe).
+// idempotence makes safe, for up to a time limit and saying so).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,15 +11,18 @@
 #define DISPATCHLAB_WORKERS_WORKER_H
 
 #include "coordinator/CoordinatorClient.h"
+#include "coordinator/CoordinatorReachability.h"
 #include "proto/coordinator.pb.h"
 #include "workers/JobHandlers.h"
 #include "workers/JobRunner.h"
+#include "workers/WorkerScratchDir.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/Support/Error.h"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <list>
@@ -96,6 +99,12 @@ struct WorkerConfig {
   std::string selfExe = "/proc/self/exe";
   /// One line per job started and finished; null: none.
   llvm::raw_ostream *log = nullptr;
+  /// Lines about the coordinator going out of reach and coming back, and
+  /// stale scratch directories removed; null: none.
+  llvm::raw_ostream *notices = nullptr;
+  /// How long the coordinator may stay out of reach before the worker gives
+  /// up; 0: retry forever.
+  std::chrono::seconds coordinatorTimeout{120};
   /// Registered instead of the host's CPU class, so tests can stand for a
   /// machine of another class; empty: the host's.
   std::string cpuClassOverride;
@@ -109,7 +118,8 @@ public:
   /// Registers (waiting while the coordinator is unreachable) and runs jobs
   /// until `stop` is set. Jobs cut short by `stop` are not reported: their
   /// leases expire (or an embedded sweep releases them). Fails when the
-  /// coordinator refuses the worker.
+  /// coordinator refuses the worker or stays out of reach for longer than
+  /// config.coordinatorTimeout.
   llvm::Error run(const std::atomic<bool> &stop);
 
   /// The outcome of one job, or nothing when it was cut short (stop, or its
@@ -133,18 +143,27 @@ private:
                                        ChildLimits &limits,
                                        const std::atomic<bool> &stop);
   void log(const std::string &line);
+  void notice(const std::string &line);
+  /// Notes whether a call reached the coordinator; gives up (gaveUp) once
+  /// it has been out of reach too long.
+  void noteCall(const grpc::Status &status);
+  bool keepRunning(const std::atomic<bool> &stop) const {
+    return !stop && !gaveUp;
+  }
 
   WorkerConfig config;
   CoordinatorClient client;
+  CoordinatorReachability reach;
   int64_t workerId = 0;
   double heartbeatSeconds = 5;
-  std::string scratchDir;
+  WorkerScratchDir scratch;
   std::string provenanceJson;
   std::mutex logMutex;
   std::mutex modelMutex;
   /// The CPUs this process may run on, locked host-wide while reserved.
   CorePool cores;
   std::atomic<bool> fatal{false};
+  std::atomic<bool> gaveUp{false};
 };
 
 } // namespace dispatchlab

@@ -196,6 +196,122 @@ def restart_coordinator(c):
           f"{reruns} jobs leased again")
 
 
+def lost_coordinator(c):
+    """kill -9 of the coordinator, not restarted: the client and a worker
+    mid-job say within seconds that they lost it, keep saying so, and exit 1
+    after their --coordinator-timeout with one error line."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "lost", "TEST_SLEEP", 2,
+               "test_sleep_ms: 60000 timeout_seconds: 120")
+    # Heartbeats every 2 s: the busy worker's only calls.
+    coordinator = c.coordinator(["--lease-seconds", "8"])
+    worker = c.worker("worker", ["--coordinator-timeout", "10"])
+    client = c.sweep(spec, ["--coordinator-timeout", "10"])
+    wait_for(lambda: any("lease 1 started" in line
+                         for line in log_lines(worker)), "a job to start")
+    coordinator.send_signal(signal.SIGKILL)
+    coordinator.wait()
+    procs = (("client", client), ("worker", worker))
+    for name, proc in procs:
+        wait_for(lambda: any(f"lost the coordinator at {c.address} (" in line
+                             for line in log_lines(proc)),
+                 f"the {name} to say it lost the coordinator", timeout=15)
+    for name, proc in procs:
+        try:
+            rc = proc.wait(timeout=DEADLINE)
+        except subprocess.TimeoutExpired:
+            fail(f"the {name} did not give up; log:\n"
+                 + open(proc.log_path).read())
+        lines = log_lines(proc)
+        errors = [line for line in lines if ": error: " in line]
+        gave_up = f"lost the coordinator at {c.address} ("
+        if rc != 1 or len(errors) != 1 or gave_up not in errors[0] or \
+                "gave up after 10 s (--coordinator-timeout)" not in errors[0]:
+            fail(f"{name}: exit code {rc}, log:\n" + "\n".join(lines))
+        if not any("still no coordinator at" in line for line in lines):
+            fail(f"the {name} did not say it was still retrying")
+        print(errors[0])
+    if "the sweep may still be running there" not in log_lines(client)[-1]:
+        fail("the client does not say the sweep may still be running")
+    print("coordinator killed: the client and the worker said so, retried "
+          "visibly and gave up after 10 s with exit code 1")
+
+
+def proc_children(pid):
+    """PIDs whose parent is `pid`, from /proc."""
+    children = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == pid:
+            children.append(int(entry))
+    return children
+
+
+def proc_alive(pid):
+    """Running, not a zombie nobody reaped."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (OSError, IndexError):
+        return False
+
+
+def worker_scratch(c):
+    """A worker's files live in $TMPDIR/dispatchlab-worker.PID.XXXXXX. kill -9
+    leaves it (and takes the job's child along); the next worker to start
+    removes it, but not one of a live process; SIGTERM removes the worker's
+    own at once."""
+    tmp = os.path.join(c.dir, "tmp")
+    os.makedirs(tmp)
+    env = dict(os.environ, TMPDIR=tmp)
+    argv = lambda: ["worker", "--coordinator", c.address]
+
+    def dirs_of(pid):
+        return [os.path.join(tmp, name) for name in os.listdir(tmp)
+                if name.startswith(f"dispatchlab-worker.{pid}.")]
+    c.coordinator(["--lease-seconds", "4"])
+    first = c.spawn("first", argv(), env=env)
+    spec = os.path.join(c.dir, "compile.txtpb")
+    write_spec(spec, "compile", "COMPILE", 1, "timeout_seconds: 60")
+    finish(c.sweep(spec), "compile sweep client")
+    left = dirs_of(first.pid)
+    if len(left) != 1 or not any(name.endswith(".mlir")
+                                 for name in os.listdir(left[0])):
+        fail(f"the first worker's scratch directories: {left}")
+    spec = os.path.join(c.dir, "hang.txtpb")
+    write_spec(spec, "hang", "TEST_HANG", 1, "timeout_seconds: 600")
+    c.sweep(spec)
+    job_child = wait_for(lambda: proc_children(first.pid), "the job's child")[0]
+    first.send_signal(signal.SIGKILL)
+    first.wait()
+    wait_for(lambda: not proc_alive(job_child),
+             "the job's child to die with its worker", timeout=15)
+    if dirs_of(first.pid) != left:
+        fail("kill -9 did not leave the scratch directory (test premise)")
+    live = os.path.join(tmp, f"dispatchlab-worker.{os.getpid()}.live")
+    os.mkdir(live)
+    second = c.spawn("second", argv(), env=env)
+    registered_id(second)
+    if dirs_of(first.pid) or not os.path.isdir(live):
+        fail(f"after the second worker started: {sorted(os.listdir(tmp))}")
+    if not any(f"removed {left[0]}, left by a worker no longer running" in
+               line for line in log_lines(second)):
+        fail("the second worker does not say what it removed")
+    own = dirs_of(second.pid)
+    second.send_signal(signal.SIGTERM)
+    finish(second, "the second worker after SIGTERM")
+    os.rmdir(live)
+    if len(own) != 1 or os.listdir(tmp):
+        fail(f"after SIGTERM: {own}, left {os.listdir(tmp)}")
+    print("kill -9: the job's child died with the worker, the scratch "
+          "directory stayed until the next worker started; a live "
+          "process's was kept; SIGTERM removed the worker's own")
+
+
 def wrong_token(c):
     """A coordinator with a token refuses workers and clients without it."""
     token = os.path.join(c.dir, "token")
@@ -534,9 +650,9 @@ def tls(c):
 
 
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
-             (kill_worker, restart_coordinator, wrong_token, load, cpu_class,
-              interrupt_resume, tls, force_rerun,
-              overlapping_sweeps)}
+             (kill_worker, restart_coordinator, lost_coordinator,
+              worker_scratch, wrong_token, load, cpu_class, interrupt_resume,
+              tls, force_rerun, overlapping_sweeps)}
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

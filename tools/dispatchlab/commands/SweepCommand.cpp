@@ -13,6 +13,7 @@
 #include "tools/dispatchlab/commands/DatabaseOption.h"
 
 #include "coordinator/CoordinatorClient.h"
+#include "coordinator/CoordinatorReachability.h"
 #include "coordinator/CoordinatorServer.h"
 #include "coordinator/SweepExpander.h"
 #include "coordinator/SweepSize.h"
@@ -21,6 +22,7 @@
 #include "tools/dispatchlab/commands/SweepTable.h"
 #include "workers/Worker.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -30,6 +32,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <optional>
 #include <random>
 #include <thread>
 
@@ -69,6 +72,11 @@ cl::opt<std::string> tokenFile(
     "token-file",
     cl::desc("The coordinator's shared token (default: $DISPATCHLAB_TOKEN)"),
     cl::value_desc("FILE"), cl::sub(getSweepSubcommand()));
+cl::opt<unsigned> coordinatorTimeout(
+    "coordinator-timeout",
+    cl::desc("Give up when the coordinator has been out of reach this long "
+             "(0: never; default 120)"),
+    cl::value_desc("SECONDS"), cl::init(120), cl::sub(getSweepSubcommand()));
 cl::opt<std::string> tlsCa("tls-ca",
                            cl::desc("Use TLS, trusting this PEM certificate"),
                            cl::value_desc("FILE"),
@@ -106,20 +114,33 @@ public:
         "{6}",
         progress.name(), progress.done() + progress.cached(), progress.total(),
         progress.failed(), progress.cached(), progress.running(), eta);
-    if (terminal)
+    if (terminal) {
       llvm::errs() << "\r\033[K" << line << (last ? "\n" : "");
-    else
+      lineOpen = !last;
+    } else {
       llvm::errs() << line << "\n";
+    }
     llvm::errs().flush();
   }
 
+  /// Ends a progress line being redrawn, so what follows starts a line.
   void interrupted() {
-    if (terminal)
+    if (lineOpen)
       llvm::errs() << "\n";
+    lineOpen = false;
+  }
+
+  /// A line of its own between progress lines.
+  void notice(const std::string &line) {
+    llvm::errs() << (terminal ? "\r\033[K" : "") << line << "\n";
+    llvm::errs().flush();
+    lineOpen = false;
   }
 
 private:
   bool terminal;
+  /// A progress line is drawn without its newline.
+  bool lineOpen = false;
   std::chrono::steady_clock::time_point start =
       std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point lastPrinted;
@@ -137,12 +158,9 @@ std::string randomToken() {
 
 enum class FollowResult { Finished, Interrupted, Failed };
 
-/// Submits and follows the sweep to its end, reconnecting for up to a
-/// minute when the coordinator goes away (it may be restarting).
-FollowResult submitAndFollow(CoordinatorClient &client,
-                             const LoadedSpec &loaded, bool forceRerun,
-                             const std::atomic<bool> &stop,
-                             coordinator::SweepProgress &final) {
+/// Submits the sweep; nothing, after saying why, when that fails.
+std::optional<coordinator::SubmitSweepReply>
+submit(CoordinatorClient &client, const LoadedSpec &loaded, bool forceRerun) {
   coordinator::SubmitSweepRequest request;
   *request.mutable_spec() = loaded.spec;
   for (const ModelFile &model : loaded.models) {
@@ -164,7 +182,7 @@ FollowResult submitAndFollow(CoordinatorClient &client,
             << ": " << status.error_message()
             << (maybeTls ? " (if the coordinator uses TLS, pass --tls-ca)" : "")
             << "\n";
-    return FollowResult::Failed;
+    return std::nullopt;
   }
   llvm::errs() << llvm::formatv(
       "sweep {0}: {1} jobs, {2} cached{3}\n", loaded.spec.name(), reply.jobs(),
@@ -180,49 +198,95 @@ FollowResult submitAndFollow(CoordinatorClient &client,
     llvm::errs() << llvm::formatv("sweep {0}: run jobs go to workers of CPU "
                                   "class {1} only\n",
                                   loaded.spec.name(), reply.run_cpu_class());
+  return reply;
+}
 
-  ProgressPrinter printer;
-  auto unavailableSince = std::chrono::steady_clock::now();
-  while (true) {
-    std::unique_ptr<grpc::ClientContext> context = client.context(std::nullopt);
-    std::atomic<bool> done{false};
-    // Ctrl-C cancels the blocking stream read.
-    std::thread canceller([&] {
-      while (!done && !stop)
-        std::this_thread::sleep_for(50ms);
-      if (stop)
-        context->TryCancel();
-    });
-    coordinator::WatchSweepRequest watch;
-    watch.set_sweep_id(reply.sweep_id());
-    auto reader = client.stub().WatchSweep(context.get(), watch);
-    coordinator::SweepProgress progress;
-    bool finished = false;
-    while (reader->Read(&progress)) {
-      unavailableSince = std::chrono::steady_clock::now();
-      printer.update(progress);
-      if (progress.finished()) {
-        final = progress;
-        finished = true;
-      }
+/// One WatchSweep stream of sweep `sweepId` until it ends, or is cancelled
+/// once `cancel` (polled every 50 ms) says so. Sets `finished` and `final`
+/// when the sweep finished.
+grpc::Status watchOnce(CoordinatorClient &client, int64_t sweepId,
+                       ProgressPrinter &printer, CoordinatorReachability &reach,
+                       llvm::function_ref<bool()> cancel, bool &finished,
+                       coordinator::SweepProgress &final) {
+  std::unique_ptr<grpc::ClientContext> context = client.context(std::nullopt);
+  std::atomic<bool> done{false};
+  // Ctrl-C (or giving up on a call that hangs) cancels the blocking read.
+  std::thread canceller([&] {
+    while (!done && !cancel())
+      std::this_thread::sleep_for(50ms);
+    if (!done)
+      context->TryCancel();
+  });
+  coordinator::WatchSweepRequest watch;
+  watch.set_sweep_id(sweepId);
+  auto reader = client.stub().WatchSweep(context.get(), watch);
+  coordinator::SweepProgress progress;
+  while (reader->Read(&progress)) {
+    reach.reached();
+    printer.update(progress);
+    if (progress.finished()) {
+      final = progress;
+      finished = true;
     }
-    status = reader->Finish();
-    done = true;
-    canceller.join();
+  }
+  grpc::Status status = reader->Finish();
+  done = true;
+  canceller.join();
+  return status;
+}
+
+/// Follows the sweep to its end, reconnecting while the coordinator is out
+/// of reach (it may be restarting) for up to --coordinator-timeout, and
+/// saying so.
+FollowResult follow(CoordinatorClient &client, int64_t sweepId,
+                    const std::atomic<bool> &stop,
+                    coordinator::SweepProgress &final) {
+  ProgressPrinter printer;
+  CoordinatorReachability reach(client.address(),
+                                std::chrono::seconds(coordinatorTimeout),
+                                [&](const std::string &line) {
+                                  printer.notice("dispatchlab sweep: " + line);
+                                });
+  while (true) {
+    bool finished = false;
+    grpc::Status status = watchOnce(
+        client, sweepId, printer, reach,
+        [&] { return stop || reach.expired(); }, finished, final);
     if (finished)
       return FollowResult::Finished;
     if (stop) {
       printer.interrupted();
       return FollowResult::Interrupted;
     }
-    if (status.error_code() != grpc::StatusCode::UNAVAILABLE ||
-        std::chrono::steady_clock::now() - unavailableSince > 60s) {
-      error() << "lost the coordinator: " << status.error_message() << "\n";
+    if (!isUnreachable(status) && !reach.expired()) {
+      printer.interrupted();
+      error() << "lost the coordinator at " << client.address() << ": "
+              << status.error_message() << "\n";
+      return FollowResult::Failed;
+    }
+    if (reach.expired() || !reach.failed(status)) {
+      printer.interrupted();
+      error() << reach.giveUpMessage()
+              << "; the sweep may still be running there: run the same "
+                 "command again to follow it\n";
       return FollowResult::Failed;
     }
     std::this_thread::sleep_for(500ms);
   }
 }
+
+/// Submits and follows the sweep to its end.
+FollowResult submitAndFollow(CoordinatorClient &client,
+                             const LoadedSpec &loaded, bool forceRerun,
+                             const std::atomic<bool> &stop,
+                             coordinator::SweepProgress &final) {
+  std::optional<coordinator::SubmitSweepReply> reply =
+      submit(client, loaded, forceRerun);
+  if (!reply)
+    return FollowResult::Failed;
+  return follow(client, reply->sweep_id(), stop, final);
+}
+
 /// The embedded run: a coordinator on a free loopback port with a fresh
 /// token and local worker slots, all in this process.
 FollowResult runEmbedded(const LoadedSpec &loaded,
@@ -325,7 +389,8 @@ int runSweepCommand() {
         llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
                         "goes on at the coordinator\n";
     } else {
-      result = runEmbedded(*loaded, {databasePath, workers, force}, stop, final);
+      result =
+          runEmbedded(*loaded, {databasePath, workers, force}, stop, final);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: interrupted; run the same "
                         "command again to resume (finished jobs are kept in "

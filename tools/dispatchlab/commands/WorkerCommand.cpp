@@ -46,6 +46,11 @@ cl::opt<std::string> tlsCa("tls-ca",
                            cl::sub(getWorkerSubcommand()));
 cl::opt<bool> quiet("quiet", cl::desc("No line per job on stderr"),
                     cl::sub(getWorkerSubcommand()));
+cl::opt<unsigned> coordinatorTimeout(
+    "coordinator-timeout",
+    cl::desc("Exit when the coordinator has been out of reach this long "
+             "(0: never; default 120)"),
+    cl::value_desc("SECONDS"), cl::init(120), cl::sub(getWorkerSubcommand()));
 // Tests only: one machine standing for workers of several CPU classes (run
 // jobs are leased by class). Its measurements would be filed under a class
 // they were not taken on.
@@ -101,6 +106,8 @@ int runWorkerCommand() {
   config.slots = std::max(1u, slots.getValue());
   config.cpuClassOverride = cpuClassOverride;
   config.log = quiet ? nullptr : &llvm::errs();
+  config.notices = &llvm::errs();
+  config.coordinatorTimeout = std::chrono::seconds(coordinatorTimeout);
   Worker worker(config);
   if (llvm::Error error = worker.run(stop)) {
     llvm::WithColor::error(llvm::errs(), "dispatchlab worker")
