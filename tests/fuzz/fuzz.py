@@ -28,6 +28,7 @@ import os
 import random
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -491,6 +492,8 @@ def main() -> int:
         sys.exit("fuzz.py: error: --dispatchlab and --onnx-convert are "
                  "required")
     fuzzer = Fuzzer(args)
+    # A stopped run (ctest's timeout, kill) still removes its inputs.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     try:
         cases = build_cases(fuzzer, args)
         with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
