@@ -5,11 +5,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "core/support/Provenance.h"
 #include "tools/dispatchlab/commands/CompileCommand.h"
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 #include "tools/dispatchlab/commands/DiffCommand.h"
 #include "tools/dispatchlab/commands/ImportCommand.h"
-#include "core/support/Provenance.h"
 #include "tools/dispatchlab/commands/QueryCommand.h"
 #include "tools/dispatchlab/commands/ReportCommand.h"
 #include "tools/dispatchlab/commands/ReproduceCommand.h"
@@ -41,6 +41,25 @@ const Subcommand kSubcommands[] = {
     {dispatchlab::getReproduceSubcommand, dispatchlab::runReproduceCommand},
     {dispatchlab::getRunSubcommand, dispatchlab::runRunCommand},
 };
+/// LLVM's own options (backend flags, several hundred) sit in the top-level
+/// subcommand; hidden, `dispatchlab --help` lists only what is ours, as
+/// mlir-opt's categories do, and `--help-hidden` still shows them all.
+void hideLlvmOptions() {
+  for (auto &[name, option] :
+       llvm::cl::getRegisteredOptions(llvm::cl::SubCommand::getTopLevel()))
+    if (!name.starts_with("help") && name != "version")
+      option->setHiddenFlag(llvm::cl::Hidden);
+}
+
+const char kOverview[] =
+    "dispatchlab: how an ML compiler cuts a model into dispatches\n\n"
+    "  dispatchlab compile MODEL.mlir|MODEL.onnx [options]\n"
+    "  dispatchlab run MODEL.mlir|MODEL.onnx [options]\n"
+    "  dispatchlab import MODEL.onnx -o MODEL.mlir\n"
+    "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
+    "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
+    "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n"
+    "  dispatchlab report|query|show|diff|reproduce ... [--db FILE]\n";
 } // namespace
 
 int main(int argc, char **argv) {
@@ -51,16 +70,10 @@ int main(int argc, char **argv) {
        << provenance.llvmVersion << ", host " << provenance.hostCpu << ")\n";
   });
   dispatchlab::registerCompileOptions();
-  llvm::cl::ParseCommandLineOptions(
-      argc, argv,
-      "dispatchlab: how an ML compiler cuts a model into dispatches\n\n"
-      "  dispatchlab compile MODEL.mlir|MODEL.onnx [options]\n"
-      "  dispatchlab run MODEL.mlir|MODEL.onnx [options]\n"
-      "  dispatchlab import MODEL.onnx -o MODEL.mlir\n"
-      "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
-      "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
-      "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n"
-      "  dispatchlab report|query|show|diff|reproduce ... [--db FILE]\n");
+  hideLlvmOptions();
+  // A bad flag is a usage error: exit 2, as for bad knob values.
+  if (!llvm::cl::ParseCommandLineOptions(argc, argv, kOverview, &llvm::errs()))
+    return 2;
 
   for (const Subcommand &subcommand : kSubcommands)
     if (subcommand.get())
