@@ -33,15 +33,14 @@ import datetime
 import json
 import math
 import os
-import resource
 import shlex
 import shutil
-import signal
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
+
+from bench_common import PinnedRunner
 
 import numpy as np
 import onnx
@@ -63,15 +62,6 @@ class Timing:
 def fail(message: str) -> None:
     sys.exit(f"bench_vs_ort: error: {message}")
 
-
-def first_error_line(stderr: str, returncode: int) -> str:
-    if returncode < 0:
-        return f"killed by {signal.Signals(-returncode).name}"
-    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
-    for line in lines:
-        if "error" in line.lower():
-            return line
-    return lines[-1] if lines else f"exit code {returncode}"
 
 
 def fill_initializers(model: onnx.ModelProto, seed: int) -> None:
@@ -98,8 +88,9 @@ def seeded_input(spec: dict, seed: int) -> np.ndarray:
     return rng.integers(0, 2, size=spec["shape"]).astype(dtype)
 
 
-class Bench:
+class Bench(PinnedRunner):
     def __init__(self, args):
+        super().__init__(args.timeout, args.memory_limit_mb)
         self.args = args
         built = os.path.join(os.path.abspath(args.build_dir), "bin",
                              "dispatchlab")
@@ -108,41 +99,12 @@ class Bench:
         if not os.path.isdir(os.path.join(NODE_MODULES, "onnxruntime-node")):
             fail(f"onnxruntime-node is not in {NODE_MODULES}: run "
                  "DISPATCHLAB_SETUP_ORT=1 scripts/setup.sh")
-        self.cores = sorted(os.sched_getaffinity(0))
         self.tmp = tempfile.TemporaryDirectory(prefix="bench_vs_ort.")
         # Every run uses this copy, so a rebuild during the benchmark cannot
         # mix two binaries.
         self.dispatchlab = shutil.copy2(built, self.tmp.name)
-        self.failures: List[str] = []
         self.provenance: Dict[str, str] = {}
         self.ort_version = "unknown"
-
-    def pin(self, threads: int) -> List[str]:
-        return ["taskset", "-c", ",".join(map(str, self.cores[-threads:]))]
-
-    def limit_memory(self) -> None:
-        limit = self.args.memory_limit_mb << 20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    def execute(self, command: List[str], threads: int, what: str,
-                limit_memory: bool) -> Optional[str]:
-        """Runs `command` pinned; its stdout, or None after recording why."""
-        print(f"[{what}] {shlex.join(command)}", file=sys.stderr, flush=True)
-        env = dict(os.environ, OMP_NUM_THREADS=str(threads))
-        try:
-            proc = subprocess.run(
-                self.pin(threads) + command, text=True, capture_output=True,
-                env=env, timeout=self.args.timeout,
-                preexec_fn=self.limit_memory if limit_memory else None)
-        except subprocess.TimeoutExpired:
-            self.failures.append(f"{what}: timeout after "
-                                 f"{self.args.timeout:g} s")
-            return None
-        if proc.returncode != 0:
-            self.failures.append(
-                f"{what}: {first_error_line(proc.stderr, proc.returncode)}")
-            return None
-        return proc.stdout
 
     def prepare(self, entry: dict) -> dict:
         """The filled model file and input .npy files of one zoo model."""

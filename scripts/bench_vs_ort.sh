@@ -7,16 +7,5 @@
 # Usage: scripts/bench_vs_ort.sh [--no-build] [--models a,b] [--threads 1,2]
 #          [--rounds N] [--repetitions N] [--out FILE.md]
 #   --no-build skips installing and building (use an existing build/).
-set -euo pipefail
-cd "$(dirname "$0")/.."
-args=()
-build=1
-for arg in "$@"; do
-  if [[ $arg == --no-build ]]; then build=0; else args+=("$arg"); fi
-done
-if [[ $build == 1 ]]; then
-  DISPATCHLAB_SETUP_ORT=1 DISPATCHLAB_SETUP_NO_BUILD=1 scripts/setup.sh
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-  cmake --build build -j2 --target dispatchlab
-fi
-exec /usr/bin/python3 scripts/bench_vs_ort.py "${args[@]}"
+exec "$(dirname "$0")/bench_side_by_side.sh" DISPATCHLAB_SETUP_ORT "dispatchlab" \
+  scripts/bench_vs_ort.py "$@"

@@ -32,15 +32,15 @@ import datetime
 import json
 import math
 import os
-import resource
 import shlex
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
+
+from bench_common import PinnedRunner
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS_DIR = os.path.join(ROOT, "experiments", "models")
@@ -77,27 +77,17 @@ def fail(message: str) -> None:
     sys.exit(f"bench_vs_reference: error: {message}")
 
 
-def first_error_line(stderr: str, returncode: int) -> str:
-    if returncode < 0:
-        return f"killed by {signal.Signals(-returncode).name}"
-    lines = [l.strip() for l in stderr.splitlines() if l.strip()]
-    for line in lines:
-        if "error" in line.lower():
-            return line
-    return lines[-1] if lines else f"exit code {returncode}"
 
-
-class Bench:
+class Bench(PinnedRunner):
     def __init__(self, args):
+        super().__init__(args.timeout, args.memory_limit_mb)
         self.args = args
         build = os.path.abspath(args.build_dir)
         built = os.path.join(build, "bin", "dispatchlab")
         self.sgemm = os.path.join(build, "bin", "dispatchlab-sgemm-bench")
         if not os.access(built, os.X_OK):
             fail(f"{built} not found: build it first")
-        self.cores = sorted(os.sched_getaffinity(0))
         self.cache: Dict[Tuple[str, str, int], Measured] = {}
-        self.failures: List[str] = []
         self.host_cpu = "unknown"
         self.tmp = tempfile.TemporaryDirectory(prefix="bench_vs_reference.")
         # Every run uses this copy, so a rebuild during the benchmark cannot
@@ -106,43 +96,6 @@ class Bench:
         if subprocess.run([self.dispatchlab, "--help"],
                           capture_output=True).returncode != 0:
             fail(f"{built} does not run (being linked?)")
-
-    def pin(self, threads: int) -> List[str]:
-        cores = self.cores[-threads:]
-        return ["taskset", "-c", ",".join(map(str, cores))]
-
-    def env(self, threads: int, extra: Optional[Dict[str, str]] = None):
-        env = dict(os.environ)
-        for name in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS",
-                     "MKL_NUM_THREADS"):
-            env[name] = str(threads)
-        env.update(extra or {})
-        return env
-
-    def limit_memory(self) -> None:
-        limit = self.args.memory_limit_mb << 20
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-
-    def execute(self, command: List[str], threads: int, what: str,
-                env: Optional[Dict[str, str]] = None,
-                limit_memory: bool = False):
-        """Runs `command` pinned; returns its stdout, or None after recording
-        the failure."""
-        print(f"[{what}] {shlex.join(command)}", file=sys.stderr, flush=True)
-        try:
-            proc = subprocess.run(
-                self.pin(threads) + command, text=True, capture_output=True,
-                env=self.env(threads, env), timeout=self.args.timeout,
-                preexec_fn=self.limit_memory if limit_memory else None)
-        except subprocess.TimeoutExpired:
-            self.failures.append(f"{what}: timeout after "
-                                 f"{self.args.timeout:g} s")
-            return None
-        if proc.returncode != 0:
-            self.failures.append(
-                f"{what}: {first_error_line(proc.stderr, proc.returncode)}")
-            return None
-        return proc.stdout
 
     def dispatchlab_run(self, model: str, path: str, preset: str,
                         threads: int) -> Measured:
