@@ -25,6 +25,15 @@ def first_error_line(stderr: str, returncode: int) -> str:
     return lines[-1] if lines else f"exit code {returncode}"
 
 
+def read_cpu() -> str:
+    """The CPU's model name, as /proc/cpuinfo gives it."""
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    return "unknown"
+
+
 class PinnedRunner:
     """Runs commands pinned with taskset; a failure is recorded in
     `failures` as "WHAT: first error line"."""

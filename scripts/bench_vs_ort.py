@@ -40,7 +40,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from bench_common import PinnedRunner
+from bench_common import PinnedRunner, read_cpu
 
 import numpy as np
 import onnx
@@ -265,14 +265,6 @@ def table(bench: Bench, models: List[dict], threads: List[int],
     means = [f"geomean speed T={t}: {fmt_x(geomean(speeds[t]))}"
              for t in threads]
     return "\n".join(lines) + "\n\n" + "; ".join(means) + "\n"
-
-
-def read_cpu() -> str:
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def load_average() -> str:

@@ -40,7 +40,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from bench_common import PinnedRunner
+from bench_common import PinnedRunner, read_cpu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS_DIR = os.path.join(ROOT, "experiments", "models")
@@ -293,14 +293,6 @@ def fusion_section(bench: Bench, threads: int) -> str:
             "faster).\n\n" +
             table(["model", "iree-O0 ms", "iree-O2 ms", "no-fusion ms",
                    "iree-O0/no-fusion", "iree-O2/no-fusion"], rows))
-
-
-def read_cpu() -> str:
-    with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    return "unknown"
 
 
 def git(*args: str) -> str:
