@@ -222,6 +222,7 @@ llvm::json::Object cacheJson(const RunOptions &options,
 
 llvm::json::Object wallSecondsJson(const RunPhases &phases) {
   return llvm::json::Object{{"compile", phases.compile},
+                            {"inputs", phases.inputs},
                             {"reference", phases.reference},
                             {"measure", phases.measure},
                             {"profile", phases.profile}};

@@ -380,11 +380,14 @@ llvm::Error finishReference(const RunOptions &options, ReferenceStep &step,
 /// The variant compiled and its inputs made.
 llvm::Expected<RunReport> prepareRun(const RunOptions &options,
                                      const ParameterData *parameters) {
+  auto start = std::chrono::steady_clock::now();
   FailureOr<CompiledVariant> variant =
       compileVariant(options, options.heuristics, options.codegen);
   if (failed(variant))
     return reported();
   RunReport report{std::move(*variant)};
+  report.phases.compile = secondsSince(start);
+  start = std::chrono::steady_clock::now();
   llvm::Expected<ModelInputs> inputs = makeInputs(
       report.variant.model, options.inputs, parameters, options.seed);
   if (!inputs)
@@ -393,6 +396,7 @@ llvm::Expected<RunReport> prepareRun(const RunOptions &options,
                               "the model's weights)"
                             : ""));
   report.inputs = std::move(*inputs);
+  report.phases.inputs = secondsSince(start);
   return report;
 }
 
@@ -431,14 +435,12 @@ llvm::Expected<RunReport> runModel(const RunOptions &options) {
       openWeights(options);
   if (!parameters)
     return parameters.takeError();
-  auto start = std::chrono::steady_clock::now();
   llvm::Expected<RunReport> report =
       prepareRun(options, *parameters ? &**parameters : nullptr);
   if (!report)
     return report.takeError();
-  report->phases.compile = secondsSince(start);
 
-  start = std::chrono::steady_clock::now();
+  auto start = std::chrono::steady_clock::now();
   std::optional<ReferenceStep> reference;
   if (needsReference(options)) {
     llvm::Expected<ReferenceStep> step = startReference(options, *report);

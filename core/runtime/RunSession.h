@@ -126,6 +126,8 @@ llvm::StringRef stringify(CacheUse use);
 /// where its time went.
 struct RunPhases {
   double compile = 0;
+  /// Reading, drawing or loading the inputs and weights.
+  double inputs = 0;
   /// Compiling and calling the reference, or reading it from the cache.
   double reference = 0;
   /// The warm-up and the timed calls.

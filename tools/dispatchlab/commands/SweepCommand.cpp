@@ -261,6 +261,9 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   WorkerConfig workerConfig;
   workerConfig.client = {server.address(), config.token, ""};
   workerConfig.slots = std::max(1u, options.workers);
+  // Beside the database: the sweep's run jobs share the references of their
+  // models, and a later sweep into the same database finds them.
+  workerConfig.cacheDirectory = options.dbPath + ".cache";
   Worker worker(workerConfig);
   std::atomic<bool> stopWorkers{false};
   // The embedded coordinator accepts its own workers: no error to show.
@@ -313,7 +316,8 @@ int runSweepCommand() {
         llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
                         "goes on at the coordinator\n";
     } else {
-      result = runEmbedded(*loaded, {databasePath, workers, force}, stop, final);
+      result =
+          runEmbedded(*loaded, {databasePath, workers, force}, stop, final);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: interrupted; run the same "
                         "command again to resume (finished jobs are kept in "
