@@ -137,8 +137,9 @@ void printSummary(const RunOptions &options, const RunReport &report,
                       variant.formationSeconds, model.codegenSeconds,
                       model.jitSeconds);
   if (!options.cacheDirectory.empty())
-    os << "Cache: reference " << stringify(report.referenceCache) << " ("
-       << options.cacheDirectory << ")\n";
+    os << "Cache: reference " << stringify(report.referenceCache) << ", code "
+       << (report.variant.model.objectCacheHit.value_or(false) ? "hit" : "miss")
+       << " (" << options.cacheDirectory << ")\n";
   // Microseconds: small models take well under one.
   os << llvm::formatv("Latency (us, {0} runs): median {1:f2}  mean {2:f2}  "
                       "stddev {3:f2}  cv {4:f3}  min {5:f2}\n",
@@ -214,7 +215,11 @@ llvm::json::Value referenceJson(const RunReport &report) {
 
 llvm::json::Object cacheJson(const RunOptions &options,
                              const RunReport &report) {
-  llvm::json::Object json{{"reference", stringify(report.referenceCache)}};
+  std::optional<bool> codeHit = report.variant.model.objectCacheHit;
+  CacheUse code =
+      !codeHit ? CacheUse::Off : (*codeHit ? CacheUse::Hit : CacheUse::Miss);
+  llvm::json::Object json{{"code", stringify(code)},
+                          {"reference", stringify(report.referenceCache)}};
   if (!options.cacheDirectory.empty())
     json["directory"] = options.cacheDirectory;
   return json;

@@ -38,7 +38,10 @@ llvm::Error fail(const llvm::Twine &message) {
 
 FailureOr<CompiledVariant> compileVariant(const RunOptions &run,
                                           const HeuristicOptions &options,
-                                          const CodegenOptions &codegen) {
+                                          CodegenOptions codegen) {
+  // Every build of the run (variant, reference, instrumented) shares it.
+  codegen.objectCacheDirectory = run.cacheDirectory;
+  codegen.objectCacheMaxBytes = run.cacheMaxBytes;
   CompiledVariant variant;
   DialectRegistry registry;
   registerDialects(registry);
