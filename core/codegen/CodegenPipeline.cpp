@@ -17,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -270,8 +271,6 @@ std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
   return result;
 }
 
-/// `symbols` (name, address) are what the code calls besides the runtime
-/// libraries: registered before initialize(), which links the module.
 /// The enabled features of `features` (LLVM's "+a,-b,..."), sorted.
 std::string getEnabledFeatures(StringRef features) {
   SmallVector<StringRef> all, enabled;
