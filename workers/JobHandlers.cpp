@@ -65,6 +65,11 @@ llvm::Expected<JobCommand> prepareRun(const coordinator::Job &job,
   // Latency does not depend on weight values, and zoo models ship without
   // them: every run job uses seeded pseudo-random weights.
   arguments.push_back("--parameters=random");
+  if (!context.cacheDirectory.empty())
+    arguments.push_back("--cache-dir=" + context.cacheDirectory);
+  if (context.cacheMaxMb != 0)
+    arguments.push_back(
+        llvm::formatv("--cache-max-mb={0}", context.cacheMaxMb).str());
   return command;
 }
 

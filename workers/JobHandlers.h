@@ -29,6 +29,9 @@ struct JobContext {
   /// The worker's slots and the cores it may pin jobs to.
   unsigned slots = 1;
   size_t cores = 0;
+  /// Run jobs' --cache-dir and --cache-max-mb (WorkerConfig).
+  std::string cacheDirectory;
+  uint64_t cacheMaxMb = 0;
 };
 
 /// The child process a job runs as.

@@ -338,7 +338,8 @@ Worker::execute(const coordinator::Job &job, const std::atomic<bool> &stop) {
     report.set_stats_json("{}");
     return report;
   }
-  JobContext context{"", config.slots, cores.size()};
+  JobContext context{"", config.slots, cores.size(), config.cacheDirectory,
+                     config.cacheMaxMb};
   if (handler->needsModel) {
     llvm::Expected<std::string> model = materializeModel(job);
     if (!model) {

@@ -51,6 +51,10 @@ struct WorkerConfig {
   /// Registered instead of the host's CPU class, so tests can stand for a
   /// machine of another class; empty: the host's.
   std::string cpuClassOverride;
+  /// Passed to run jobs as --cache-dir (and --cache-max-mb when not 0), so
+  /// that the variants of a model share one reference; empty: no cache.
+  std::string cacheDirectory;
+  uint64_t cacheMaxMb = 0;
 };
 
 class Worker {

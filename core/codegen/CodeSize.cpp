@@ -16,14 +16,23 @@ llvm::Expected<int64_t> measureCodeSize(mlir::ExecutionEngine &engine) {
                                    llvm::Twine(ec.message()));
   llvm::FileRemover remover(path);
   engine.dumpToObjectFile(path);
-  llvm::Expected<llvm::object::OwningBinary<llvm::object::ObjectFile>> object =
-      llvm::object::ObjectFile::createObjectFile(path);
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> object =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
+                                  /*RequiresNullTerminator=*/false);
   if (!object)
     return llvm::createStringError("cannot read the JIT's object code: " +
-                                   llvm::toString(object.takeError()));
+                                   object.getError().message());
+  return measureObjectCodeSize((*object)->getMemBufferRef());
+}
+
+llvm::Expected<int64_t> measureObjectCodeSize(llvm::MemoryBufferRef object) {
+  llvm::Expected<std::unique_ptr<llvm::object::ObjectFile>> file =
+      llvm::object::ObjectFile::createObjectFile(object);
+  if (!file)
+    return llvm::createStringError("cannot read the JIT's object code: " +
+                                   llvm::toString(file.takeError()));
   int64_t bytes = 0;
-  for (const llvm::object::SectionRef &section :
-       object->getBinary()->sections())
+  for (const llvm::object::SectionRef &section : (*file)->sections())
     if (section.isText())
       bytes += section.getSize();
   return bytes;

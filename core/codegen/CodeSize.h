@@ -5,6 +5,7 @@
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
 
 #include <cstdint>
 
@@ -16,6 +17,9 @@ namespace dispatchlab {
 /// object; it is read back through a temporary file, the only way the
 /// engine exposes it.
 llvm::Expected<int64_t> measureCodeSize(mlir::ExecutionEngine &engine);
+
+/// The same, of an object in memory.
+llvm::Expected<int64_t> measureObjectCodeSize(llvm::MemoryBufferRef object);
 
 } // namespace dispatchlab
 

@@ -3,10 +3,12 @@
 #include "core/codegen/CodegenPipeline.h"
 
 #include "core/codegen/CodeSize.h"
+#include "core/codegen/HostJit.h"
 #include "core/codegen/HostVectorWidth.h"
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/TransientMemory.h"
+#include "core/support/ContentCache.h"
 #include "core/support/Timing.h"
 #include "heuristics/OpClassification.h"
 
@@ -15,6 +17,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
@@ -22,8 +25,11 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
+#include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
+#include "llvm/Bitcode/BitcodeWriter.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/TargetSelect.h"
 
@@ -40,6 +46,8 @@ constexpr const char *kWidenFloatsPipeline =
 /// Tensor-level work: one function per dispatch; in tiled mode each is
 /// tiled for vectors of `vectorWidth` f32, fused and vectorized, with
 /// accumulators hoisted out of reduction loops so they stay in registers.
+/// The cache directory's subdirectory of compiled objects.
+constexpr llvm::StringLiteral kObjectCacheKind = "object";
 constexpr const char *kOutlinePipeline = "dispatchlab-outline-dispatch-regions";
 std::string getTilePipeline(int64_t vectorWidth) {
   return "func.func(dispatchlab-transpose-weights),"
@@ -263,8 +271,6 @@ std::vector<DispatchTemporaries> measureTemporaries(ModuleOp module) {
   return result;
 }
 
-/// `symbols` (name, address) are what the code calls besides the runtime
-/// libraries: registered before initialize(), which links the module.
 /// The enabled features of `features` (LLVM's "+a,-b,..."), sorted.
 std::string getEnabledFeatures(StringRef features) {
   SmallVector<StringRef> all, enabled;
@@ -276,76 +282,160 @@ std::string getEnabledFeatures(StringRef features) {
   return llvm::join(enabled, ",");
 }
 
-FailureOr<std::unique_ptr<ExecutionEngine>>
-createEngine(ModuleOp module, bool asyncRuntime,
-             ArrayRef<std::pair<StringRef, void *>> symbols,
-             CompiledModel &compiled) {
+/// The key of `module`'s object: its LLVM IR before optimization, the
+/// target it is compiled for, and the LLVM that optimizes and compiles it.
+std::string getObjectKey(const llvm::Module &module,
+                         const llvm::TargetMachine &machine) {
+  std::string bitcode;
+  llvm::raw_string_ostream os(bitcode);
+  llvm::WriteBitcodeToFile(module, os);
+  return CacheKey()
+      .add("format", kObjectCacheKind)
+      .add("version", uint64_t(1))
+      .add("llvm", LLVM_VERSION_STRING)
+      .add("triple", machine.getTargetTriple().str())
+      .add("cpu", machine.getTargetCPU())
+      .add("features", machine.getTargetFeatureString())
+      .add("opt", "O3 aggressive")
+      .add("module", bitcode)
+      .str();
+}
+
+/// `module`'s object read from the cache, or nothing (a damaged entry is
+/// a miss, with a warning).
+std::unique_ptr<llvm::MemoryBuffer>
+lookupObject(ModuleOp module, ContentCache &cache, StringRef key) {
+  llvm::Expected<std::optional<std::string>> entry =
+      cache.lookup(kObjectCacheKind, key);
+  if (!entry) {
+    module.emitWarning(llvm::toString(entry.takeError()));
+    return nullptr;
+  }
+  if (!*entry)
+    return nullptr;
+  return llvm::MemoryBuffer::getMemBufferCopy(**entry, key);
+}
+
+/// `llvmModule` optimized (-O3) and compiled, or its object from the
+/// options' cache.
+FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
+getObject(ModuleOp module, llvm::Module &llvmModule,
+          llvm::TargetMachine &machine, const CodegenOptions &options,
+          CompiledModel &compiled) {
+  std::optional<ContentCache> cache;
+  std::string key;
+  if (!options.objectCacheDirectory.empty()) {
+    cache.emplace(options.objectCacheDirectory, options.objectCacheMaxBytes);
+    key = getObjectKey(llvmModule, machine);
+    std::unique_ptr<llvm::MemoryBuffer> object =
+        lookupObject(module, *cache, key);
+    compiled.objectCacheHit = object != nullptr;
+    if (object)
+      return std::move(object);
+  }
+  auto optimize = makeOptimizingTransformer(/*optLevel=*/3,
+                                            /*sizeLevel=*/0, &machine);
+  if (llvm::Error error = optimize(&llvmModule))
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(std::move(error));
+  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object =
+      compileObject(llvmModule, machine);
+  if (!object)
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(object.takeError());
+  if (cache)
+    if (llvm::Error error =
+            cache->store(kObjectCacheKind, key, (*object)->getBuffer()))
+      module.emitWarning("cannot cache the compiled object: ")
+          << llvm::toString(std::move(error));
+  return std::move(*object);
+}
+
+/// The host's target machine, at the JIT's optimization level. detectHost
+/// takes the CPU name and features from llvm::sys, so the code uses every
+/// vector extension of this machine.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostMachine() {
   static bool initialized = [] {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
     return true;
   }();
   (void)initialized;
-
-  // Translation to LLVM IR reports what it could not translate as
-  // diagnostics of its own; they are folded into the one error line.
-  std::string translationError;
-  std::optional<ScopedDiagnosticHandler> collect;
-  collect.emplace(module.getContext(), [&](Diagnostic &diag) {
-    if (diag.getSeverity() == DiagnosticSeverity::Error &&
-        translationError.empty())
-      translationError = diag.str();
-    return success();
-  });
-  auto fail = [&](llvm::Error error) {
-    std::string message = llvm::toString(std::move(error));
-    if (!translationError.empty())
-      message += " (" + translationError + ")";
-    collect.reset();
-    return module.emitError("JIT compilation failed: ") << message;
-  };
-  // detectHost takes the CPU name and features from llvm::sys, so the code
-  // uses every vector extension of this machine.
   llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
       llvm::orc::JITTargetMachineBuilder::detectHost();
   if (!builder)
-    return fail(builder.takeError());
+    return builder.takeError();
   builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  return builder->createTargetMachine();
+}
+
+/// `module` in LLVM IR for `machine`, with the packed wrappers lookups go
+/// through. Translation reports what it could not translate as
+/// diagnostics of its own; they are folded into the one error line.
+FailureOr<std::unique_ptr<llvm::Module>>
+translateForHost(ModuleOp module, llvm::LLVMContext &context,
+                 llvm::TargetMachine &machine) {
+  std::string translationError;
+  std::unique_ptr<llvm::Module> llvmModule;
+  {
+    ScopedDiagnosticHandler collect(module.getContext(), [&](Diagnostic &diag) {
+      if (diag.getSeverity() == DiagnosticSeverity::Error &&
+          translationError.empty())
+        translationError = diag.str();
+      return success();
+    });
+    llvmModule = translateModuleToLLVMIR(module, context);
+  }
+  if (!llvmModule)
+    return module.emitError("JIT compilation failed: could not convert to "
+                            "LLVM IR (")
+           << translationError << ")";
+  ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), &machine);
+  addPackedWrappers(*llvmModule);
+  return std::move(llvmModule);
+}
+
+/// `symbols` (name, address) are what the code calls besides the runtime
+/// libraries.
+FailureOr<std::unique_ptr<HostJit>>
+createEngine(ModuleOp module, const CodegenOptions &options,
+             ArrayRef<std::pair<StringRef, void *>> symbols,
+             CompiledModel &compiled) {
   llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-      builder->createTargetMachine();
+      createHostMachine();
   if (!machine)
-    return fail(machine.takeError());
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(machine.takeError());
   compiled.targetCpu = (*machine)->getTargetCPU().str();
   compiled.targetFeatures =
       getEnabledFeatures((*machine)->getTargetFeatureString());
 
-  auto transformer = makeOptimizingTransformer(/*optLevel=*/3,
-                                               /*sizeLevel=*/0, machine->get());
+  std::unique_ptr<llvm::MemoryBuffer> object;
+  {
+    llvm::LLVMContext context;
+    FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
+        translateForHost(module, context, **machine);
+    if (failed(llvmModule))
+      return failure();
+    FailureOr<std::unique_ptr<llvm::MemoryBuffer>> compiledObject =
+        getObject(module, **llvmModule, **machine, options, compiled);
+    if (failed(compiledObject))
+      return failure();
+    object = std::move(*compiledObject);
+  }
   // memref.copy of strided views calls memrefCopy from the C runner utils.
   std::string runtime =
       std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_c_runner_utils.so";
   std::string async =
       std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_async_runtime.so";
   SmallVector<StringRef> libraries = {runtime};
-  if (asyncRuntime)
+  if (options.threads > 1)
     libraries.push_back(async);
-  ExecutionEngineOptions options;
-  options.transformer = transformer;
-  options.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
-  options.sharedLibPaths = libraries;
-  // Keeps the object so that measureCodeSize can read it.
-  options.enableObjectDump = true;
-  auto engine = ExecutionEngine::create(module, options, std::move(*machine));
+  llvm::Expected<std::unique_ptr<HostJit>> engine =
+      HostJit::create(std::move(object), libraries, symbols);
   if (!engine)
-    return fail(engine.takeError());
-  (*engine)->registerSymbols([&](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap map;
-    for (auto [name, address] : symbols)
-      map[interner(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
-                             llvm::JITSymbolFlags::Exported};
-    return map;
-  });
-  (*engine)->initialize();
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(engine.takeError());
   return std::move(*engine);
 }
 } // namespace
@@ -379,8 +469,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
 
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
-  if (options.widenFloats &&
-      failed(runPipeline(module, kWidenFloatsPipeline)))
+  if (options.widenFloats && failed(runPipeline(module, kWidenFloatsPipeline)))
     return failure();
   FailureOr<func::FuncOp> host = getModelFunction(module);
   if (failed(host) || failed(readSignature(*host, compiled)))
@@ -446,13 +535,14 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
     symbols.emplace_back(kDispatchEndFunction,
                          reinterpret_cast<void *>(options.dispatchEnd));
   }
-  FailureOr<std::unique_ptr<ExecutionEngine>> engine =
-      createEngine(module, options.threads > 1, symbols, compiled);
+  FailureOr<std::unique_ptr<HostJit>> engine =
+      createEngine(module, options, symbols, compiled);
   if (failed(engine))
     return failure();
   compiled.engine = std::move(*engine);
   compiled.jitSeconds = secondsSince(start);
-  llvm::Expected<int64_t> codeSize = measureCodeSize(*compiled.engine);
+  llvm::Expected<int64_t> codeSize =
+      measureObjectCodeSize(compiled.engine->getObject());
   if (!codeSize)
     return module.emitError(llvm::toString(codeSize.takeError()));
   compiled.codeSizeBytes = *codeSize;

@@ -2,8 +2,9 @@
 //
 // Turns a module after dispatch formation into code for the host CPU: each
 // dispatch.region is outlined into its own function, bufferized, lowered to
-// the LLVM dialect and JIT-compiled (-O3, host CPU and features) into an
-// mlir::ExecutionEngine whose entry point is the model's host function.
+// the LLVM dialect, compiled (-O3, host CPU and features) into one object,
+// or that object taken from a cache, and linked into the process (HostJit);
+// its entry point is the model's host function.
 //
 //===----------------------------------------------------------------------===//
 
@@ -12,7 +13,8 @@
 
 #include "core/support/Npy.h"
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "core/codegen/HostJit.h"
+
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -48,7 +50,7 @@ struct DispatchTemporaries {
 };
 
 struct CompiledModel {
-  std::unique_ptr<mlir::ExecutionEngine> engine;
+  std::unique_ptr<HostJit> engine;
   /// Symbol to pass to ExecutionEngine::invokePacked: the C interface of the
   /// host function, taking one memref descriptor pointer per input, then one
   /// per output (results were turned into out-parameters).
@@ -74,7 +76,8 @@ struct CompiledModel {
   /// The pass pipeline that lowered the module, for provenance.
   std::string pipeline;
   /// Seconds in the MLIR pipeline (outlining to LLVM dialect) and in LLVM
-  /// (translation, -O3, machine code).
+  /// (translation, -O3, machine code, linking; or reading the object from
+  /// the cache).
   double codegenSeconds = 0;
   double jitSeconds = 0;
   /// The CPU and the enabled features (sorted, comma-separated) the machine
@@ -84,6 +87,9 @@ struct CompiledModel {
   /// f32 lanes per vector the tiles were sized for: the host's widest
   /// (getHostF32VectorWidth).
   int64_t vectorWidth = 0;
+  /// Whether CodegenOptions::objectCacheDirectory held the object; none
+  /// without a cache.
+  std::optional<bool> objectCacheHit;
   /// With CodegenOptions::profileDispatches: the dispatch each hook index
   /// stands for (the callee before deduplication), in program order.
   std::vector<std::string> profiledDispatches;
@@ -116,6 +122,12 @@ struct CodegenOptions {
   bool profileDispatches = false;
   void (*dispatchBegin)(int64_t) = nullptr;
   void (*dispatchEnd)(int64_t) = nullptr;
+  /// Where objects are kept by a hash of their LLVM IR before -O3, the
+  /// target (triple, CPU, features) and the LLVM version (ContentCache);
+  /// empty: every compile runs LLVM.
+  std::string objectCacheDirectory;
+  /// The bound of that directory; 0: unbounded.
+  uint64_t objectCacheMaxBytes = 0;
 };
 
 /// Compiles `module` (consumed: it is lowered in place). It must hold

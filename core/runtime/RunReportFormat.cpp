@@ -55,7 +55,6 @@ llvm::json::Object precisionJson(const PrecisionBasis &basis) {
                             {"rounding_steps", basis.roundingSteps}};
 }
 
-
 llvm::json::Value dispatchProfileJson(const DispatchProfile &profile) {
   llvm::json::Array dispatches;
   for (const DispatchTiming &timing : profile.dispatches)
@@ -115,12 +114,11 @@ void printDispatchProfile(const DispatchProfile &profile,
              llvm::formatv("{0:f1}%", timing->share * 100).str());
 }
 
-
 /// The run's summary, without the dispatch profile.
 void printSummary(const RunOptions &options, const RunReport &report,
                   llvm::raw_ostream &os) {
   const CompiledVariant &variant = report.variant;
-  const CompiledVariant *reference =
+  const ReferenceOutputs *reference =
       report.reference ? &*report.reference : nullptr;
   const ModelInputs &inputs = report.inputs;
   const Measurement &measurement = report.measurement;
@@ -131,13 +129,17 @@ void printSummary(const RunOptions &options, const RunReport &report,
      << "  Executables: " << variant.stats.executables;
   if (reference)
     os << "  (reference " << kReferencePreset
-       << " with loops: " << reference->stats.dispatches << " dispatches)";
+       << " with loops: " << reference->dispatches << " dispatches)";
   os << "\n";
   os << llvm::formatv("Compile (s): import {0:f4}  preprocessing {1:f4}  "
                       "formation {2:f4}  codegen {3:f4}  jit {4:f4}\n",
                       variant.importSeconds, variant.preprocessingSeconds,
                       variant.formationSeconds, model.codegenSeconds,
                       model.jitSeconds);
+  if (!options.cacheDirectory.empty())
+    os << "Cache: reference " << stringify(report.referenceCache) << ", code "
+       << (report.variant.model.objectCacheHit.value_or(false) ? "hit" : "miss")
+       << " (" << options.cacheDirectory << ")\n";
   // Microseconds: small models take well under one.
   os << llvm::formatv("Latency (us, {0} runs): median {1:f2}  mean {2:f2}  "
                       "stddev {3:f2}  cv {4:f3}  min {5:f2}\n",
@@ -196,9 +198,10 @@ llvm::json::Array checksJson(const std::vector<OutputCheck> &checks) {
 llvm::json::Array temporariesJson(const CompiledModel &model) {
   llvm::json::Array temporaries;
   for (const DispatchTemporaries &entry : model.temporaries)
-    temporaries.push_back(llvm::json::Object{{"dispatch", entry.dispatch},
-                                             {"bytes", entry.bytes},
-                                             {"allocations", entry.allocations}});
+    temporaries.push_back(
+        llvm::json::Object{{"dispatch", entry.dispatch},
+                           {"bytes", entry.bytes},
+                           {"allocations", entry.allocations}});
   return temporaries;
 }
 
@@ -207,7 +210,27 @@ llvm::json::Value referenceJson(const RunReport &report) {
     return "self";
   return llvm::json::Object{{"preset", kReferencePreset},
                             {"codegen", stringify(CodegenMode::Loops)},
-                            {"dispatches", report.reference->stats.dispatches}};
+                            {"dispatches", report.reference->dispatches}};
+}
+
+llvm::json::Object cacheJson(const RunOptions &options,
+                             const RunReport &report) {
+  std::optional<bool> codeHit = report.variant.model.objectCacheHit;
+  CacheUse code =
+      !codeHit ? CacheUse::Off : (*codeHit ? CacheUse::Hit : CacheUse::Miss);
+  llvm::json::Object json{{"code", stringify(code)},
+                          {"reference", stringify(report.referenceCache)}};
+  if (!options.cacheDirectory.empty())
+    json["directory"] = options.cacheDirectory;
+  return json;
+}
+
+llvm::json::Object wallSecondsJson(const RunPhases &phases) {
+  return llvm::json::Object{{"compile", phases.compile},
+                            {"inputs", phases.inputs},
+                            {"reference", phases.reference},
+                            {"measure", phases.measure},
+                            {"profile", phases.profile}};
 }
 
 llvm::json::Object compileSecondsJson(const CompiledVariant &variant) {
@@ -250,6 +273,8 @@ llvm::json::Value toJson(const RunOptions &options, const RunReport &report) {
       {"temporaries", temporariesJson(model)},
       {"codegen_pipeline", model.pipeline},
       {"provenance", Provenance::current().toJson()},
+      {"cache", cacheJson(options, report)},
+      {"wall_seconds", wallSecondsJson(report.phases)},
   };
   if (report.profile) {
     json["dispatch_profile"] = dispatchProfileJson(*report.profile);

@@ -8,6 +8,7 @@
 #include "core/pipeline/Registration.h"
 #include "core/runtime/DispatchProfiler.h"
 #include "core/runtime/ParameterData.h"
+#include "core/support/ContentCache.h"
 #include "core/support/HostMemory.h"
 #include "core/support/HostPinning.h"
 #include "core/support/Timing.h"
@@ -28,13 +29,19 @@ namespace {
 /// A failure the diagnostics already reported.
 llvm::Error reported() { return llvm::createStringError(""); }
 
+/// The cache directory's subdirectory of reference outputs.
+constexpr llvm::StringLiteral kReferenceCacheKind = "reference";
+
 llvm::Error fail(const llvm::Twine &message) {
   return llvm::createStringError(message);
 }
 
 FailureOr<CompiledVariant> compileVariant(const RunOptions &run,
                                           const HeuristicOptions &options,
-                                          const CodegenOptions &codegen) {
+                                          CodegenOptions codegen) {
+  // Every build of the run (variant, reference, instrumented) shares it.
+  codegen.objectCacheDirectory = run.cacheDirectory;
+  codegen.objectCacheMaxBytes = run.cacheMaxBytes;
   CompiledVariant variant;
   DialectRegistry registry;
   registerDialects(registry);
@@ -136,23 +143,13 @@ llvm::Expected<Measurement> measure(const RunOptions &options,
   return measurement;
 }
 
-/// The reference's outputs for the same inputs, one check per output.
+/// One check per output against the reference's outputs.
 llvm::Error checkAgainstReference(RunReport &report, double tolerance) {
   const CompiledModel &model = report.variant.model;
-  const CompiledModel &reference = report.reference->model;
-  if (reference.outputs.size() != model.outputs.size())
+  const std::vector<HostArray> &referenceOutputs = report.reference->outputs;
+  if (referenceOutputs.size() != model.outputs.size())
     return fail(llvm::Twine("the ") + kReferencePreset +
                 " reference has another signature");
-  // The widened reference takes f32 where the model takes f16.
-  std::vector<HostArray> referenceInputs;
-  for (auto [array, signature] :
-       llvm::zip(report.inputs.arrays, reference.inputs))
-    referenceInputs.push_back(convertArray(array, signature.type));
-  std::vector<HostArray> referenceOutputs;
-  if (llvm::Error error =
-          invokeModel(reference, referenceInputs, referenceOutputs))
-    return fail("calling the reference failed: " +
-                llvm::toString(std::move(error)));
   for (auto [index, output] : llvm::enumerate(model.outputs))
     report.checks.push_back(
         {output.name, kReferencePreset.str(),
@@ -270,65 +267,207 @@ llvm::Error profileDispatches(const RunOptions &options, RunReport &report,
 }
 
 /// The reference is the simplest code: one dispatch per root, scalar
-/// loops, in f32. None when the variant is that already.
-llvm::Expected<std::optional<CompiledVariant>>
-compileReference(const RunOptions &options) {
+/// loops, in f32.
+bool needsReference(const RunOptions &options) {
   FailureOr<HeuristicOptions> referenceOptions =
       HeuristicOptions::fromPreset(kReferencePreset);
-  if (*referenceOptions == options.heuristics &&
-      options.codegen.mode == CodegenMode::Loops)
-    return std::nullopt;
+  return !(*referenceOptions == options.heuristics &&
+           options.codegen.mode == CodegenMode::Loops);
+}
+
+llvm::Expected<CompiledVariant> compileReference(const RunOptions &options) {
+  FailureOr<HeuristicOptions> referenceOptions =
+      HeuristicOptions::fromPreset(kReferencePreset);
   CodegenOptions codegen{CodegenMode::Loops, options.codegen.threads};
   codegen.widenFloats = true;
   FailureOr<CompiledVariant> reference =
       compileVariant(options, *referenceOptions, codegen);
   if (failed(reference))
     return reported();
-  return std::optional<CompiledVariant>(std::move(*reference));
+  return std::move(*reference);
+}
+
+/// The reference's outputs for the variant's inputs.
+llvm::Expected<ReferenceOutputs> callReference(const CompiledVariant &reference,
+                                               const RunReport &report) {
+  const CompiledModel &model = reference.model;
+  if (model.outputs.size() != report.variant.model.outputs.size())
+    return fail(llvm::Twine("the ") + kReferencePreset +
+                " reference has another signature");
+  // The widened reference takes f32 where the model takes f16.
+  std::vector<HostArray> inputs;
+  for (auto [array, signature] : llvm::zip(report.inputs.arrays, model.inputs))
+    inputs.push_back(convertArray(array, signature.type));
+  ReferenceOutputs result;
+  result.dispatches = reference.stats.dispatches;
+  if (llvm::Error error = invokeModel(model, inputs, result.outputs))
+    return fail("calling the reference failed: " +
+                llvm::toString(std::move(error)));
+  return result;
+}
+
+/// The reference's outputs from the cache, or nothing: a damaged entry is
+/// a miss (with a warning).
+std::optional<ReferenceOutputs> lookupReference(const RunOptions &options,
+                                                ContentCache &cache,
+                                                llvm::StringRef key) {
+  llvm::Expected<std::optional<std::string>> payload =
+      cache.lookup(kReferenceCacheKind, key);
+  if (!payload) {
+    if (options.warn)
+      options.warn(llvm::toString(payload.takeError()));
+    return std::nullopt;
+  }
+  if (!*payload)
+    return std::nullopt;
+  llvm::Expected<ReferenceOutputs> reference = parseReferenceEntry(**payload);
+  if (!reference) {
+    if (options.warn)
+      options.warn("cache " + cache.getDirectory() + ": " +
+                   llvm::toString(reference.takeError()) +
+                   "; computing it again");
+    return std::nullopt;
+  }
+  return std::move(*reference);
+}
+
+/// The reference's outputs for `report`'s inputs: read from the cache when
+/// it holds them, else compiled (before the timed calls, as without a
+/// cache) and called after them by finishReference.
+struct ReferenceStep {
+  std::optional<ContentCache> cache;
+  std::string key;
+  std::optional<CompiledVariant> compiled;
+};
+
+llvm::Expected<ReferenceStep> startReference(const RunOptions &options,
+                                             RunReport &report) {
+  ReferenceStep step;
+  if (!options.cacheDirectory.empty()) {
+    llvm::Expected<std::string> key = getReferenceKey(options, report.inputs);
+    if (!key)
+      return key.takeError();
+    step.key = std::move(*key);
+    step.cache.emplace(options.cacheDirectory, options.cacheMaxBytes);
+    report.reference = lookupReference(options, *step.cache, step.key);
+    report.referenceCache = report.reference ? CacheUse::Hit : CacheUse::Miss;
+    if (report.reference)
+      return step;
+  }
+  llvm::Expected<CompiledVariant> compiled = compileReference(options);
+  if (!compiled)
+    return compiled.takeError();
+  step.compiled = std::move(*compiled);
+  return step;
+}
+
+llvm::Error finishReference(const RunOptions &options, ReferenceStep &step,
+                            RunReport &report) {
+  if (!step.compiled)
+    return llvm::Error::success();
+  llvm::Expected<ReferenceOutputs> reference =
+      callReference(*step.compiled, report);
+  if (!reference)
+    return reference.takeError();
+  report.reference = std::move(*reference);
+  if (step.cache)
+    if (llvm::Error error =
+            step.cache->store(kReferenceCacheKind, step.key,
+                              formatReferenceEntry(*report.reference)))
+      if (options.warn)
+        options.warn("cannot cache the reference's outputs: " +
+                     llvm::toString(std::move(error)));
+  return llvm::Error::success();
+}
+
+/// The variant compiled and its inputs made.
+llvm::Expected<RunReport> prepareRun(const RunOptions &options,
+                                     const ParameterData *parameters) {
+  auto start = std::chrono::steady_clock::now();
+  FailureOr<CompiledVariant> variant =
+      compileVariant(options, options.heuristics, options.codegen);
+  if (failed(variant))
+    return reported();
+  RunReport report{std::move(*variant)};
+  report.phases.compile = secondsSince(start);
+  start = std::chrono::steady_clock::now();
+  llvm::Expected<ModelInputs> inputs = makeInputs(
+      report.variant.model, options.inputs, parameters, options.seed);
+  if (!inputs)
+    return fail(llvm::toString(inputs.takeError()) +
+                (parameters ? " (--parameters=random runs without "
+                              "the model's weights)"
+                            : ""));
+  report.inputs = std::move(*inputs);
+  report.phases.inputs = secondsSince(start);
+  return report;
+}
+
+/// Every check of the outputs, then the profile when asked for.
+llvm::Error checkOutputs(const RunOptions &options, RunReport &report) {
+  double tolerance =
+      deriveTolerance(report.variant.precision, options.tolerance);
+  if (report.reference)
+    if (llvm::Error error = checkAgainstReference(report, tolerance))
+      return error;
+  if (llvm::Error error = checkExpectedOutputs(options, report, tolerance))
+    return error;
+  if (!options.profileDispatches)
+    return llvm::Error::success();
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error error = profileDispatches(options, report, tolerance);
+  report.phases.profile = secondsSince(start);
+  return error;
 }
 } // namespace
+
+llvm::StringRef stringify(CacheUse use) {
+  switch (use) {
+  case CacheUse::Off:
+    return "off";
+  case CacheUse::Hit:
+    return "hit";
+  case CacheUse::Miss:
+    return "miss";
+  }
+  llvm_unreachable("unknown cache use");
+}
 
 llvm::Expected<RunReport> runModel(const RunOptions &options) {
   llvm::Expected<std::optional<ParameterData>> parameters =
       openWeights(options);
   if (!parameters)
     return parameters.takeError();
-  FailureOr<CompiledVariant> variant =
-      compileVariant(options, options.heuristics, options.codegen);
-  if (failed(variant))
-    return reported();
-  llvm::Expected<std::optional<CompiledVariant>> reference =
-      compileReference(options);
-  if (!reference)
-    return reference.takeError();
+  llvm::Expected<RunReport> report =
+      prepareRun(options, *parameters ? &**parameters : nullptr);
+  if (!report)
+    return report.takeError();
 
-  RunReport report{std::move(*variant), std::move(*reference)};
-  llvm::Expected<ModelInputs> inputs =
-      makeInputs(report.variant.model, options.inputs,
-                 *parameters ? &**parameters : nullptr, options.seed);
-  if (!inputs)
-    return fail(llvm::toString(inputs.takeError()) +
-                (*parameters ? " (--parameters=random runs without "
-                               "the model's weights)"
-                             : ""));
-  report.inputs = std::move(*inputs);
+  auto start = std::chrono::steady_clock::now();
+  std::optional<ReferenceStep> reference;
+  if (needsReference(options)) {
+    llvm::Expected<ReferenceStep> step = startReference(options, *report);
+    if (!step)
+      return step.takeError();
+    reference = std::move(*step);
+  }
+  report->phases.reference = secondsSince(start);
 
+  start = std::chrono::steady_clock::now();
   llvm::Expected<Measurement> measurement = measure(
-      options, report.variant.model, report.inputs.arrays, report.outputs);
+      options, report->variant.model, report->inputs.arrays, report->outputs);
   if (!measurement)
     return measurement.takeError();
-  report.measurement = std::move(*measurement);
+  report->measurement = std::move(*measurement);
+  report->phases.measure = secondsSince(start);
 
-  double tolerance =
-      deriveTolerance(report.variant.precision, options.tolerance);
-  if (report.reference)
-    if (llvm::Error error = checkAgainstReference(report, tolerance))
+  start = std::chrono::steady_clock::now();
+  if (reference)
+    if (llvm::Error error = finishReference(options, *reference, *report))
       return std::move(error);
-  if (llvm::Error error = checkExpectedOutputs(options, report, tolerance))
+  report->phases.reference += secondsSince(start);
+  if (llvm::Error error = checkOutputs(options, *report))
     return std::move(error);
-  if (options.profileDispatches)
-    if (llvm::Error error = profileDispatches(options, report, tolerance))
-      return std::move(error);
   return report;
 }
 

@@ -17,6 +17,7 @@
 #include "core/onnx/OnnxImporter.h"
 #include "core/runtime/LatencyBenchmark.h"
 #include "core/runtime/ModelRunner.h"
+#include "core/runtime/ReferenceCache.h"
 #include "heuristics/HeuristicOptions.h"
 
 #include "mlir/IR/MLIRContext.h"
@@ -52,6 +53,11 @@ struct RunOptions {
   /// The accepted relative difference for f32 outputs (deriveTolerance).
   double tolerance = 1e-4;
   bool profileDispatches = false;
+  /// Where the reference's outputs are kept across runs (ReferenceCache.h);
+  /// empty: computed by every run.
+  std::string cacheDirectory;
+  /// The bound of that directory; 0: unbounded.
+  uint64_t cacheMaxBytes = 0;
   /// Told what the run notices but carries on with.
   llvm::function_ref<void(const llvm::Twine &)> warn;
 };
@@ -112,10 +118,29 @@ struct DispatchProfile {
   std::string pipeline;
 };
 
+/// Whether a cached result was used: off without a cache directory.
+enum class CacheUse { Off, Hit, Miss };
+llvm::StringRef stringify(CacheUse use);
+
+/// Wall seconds of each step of the run, so that a sweep's results say
+/// where its time went.
+struct RunPhases {
+  double compile = 0;
+  /// Reading, drawing or loading the inputs and weights.
+  double inputs = 0;
+  /// Compiling and calling the reference, or reading it from the cache.
+  double reference = 0;
+  /// The warm-up and the timed calls.
+  double measure = 0;
+  double profile = 0;
+};
+
 struct RunReport {
   CompiledVariant variant;
   /// None when the variant is the reference itself (no-fusion, loops).
-  std::optional<CompiledVariant> reference;
+  std::optional<ReferenceOutputs> reference;
+  CacheUse referenceCache = CacheUse::Off;
+  RunPhases phases;
   ModelInputs inputs;
   std::vector<HostArray> outputs;
   Measurement measurement;

@@ -222,7 +222,8 @@ llvm::Expected<std::vector<int64_t>> parseShape(llvm::StringRef shapeText) {
   return shape;
 }
 
-/// The array the bytes of a .npy file hold.
+} // namespace
+
 llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes) {
   llvm::Expected<NpyHeader> header = findHeader(bytes);
   if (!header)
@@ -256,6 +257,7 @@ llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes) {
   return array;
 }
 
+namespace {
 /// The header dict of `array`, padded so that the data starts 64-byte
 /// aligned.
 std::string formatHeader(const HostArray &array) {
@@ -291,15 +293,11 @@ llvm::Expected<HostArray> readNpy(llvm::StringRef path) {
 }
 
 llvm::Error writeNpy(llvm::StringRef path, const HostArray &array) {
-  std::string header = formatHeader(array);
   std::error_code ec;
   llvm::raw_fd_ostream os(path, ec);
   if (ec)
     return llvm::createStringError(path + ": " + ec.message());
-  os << llvm::StringRef(kMagic, 6) << '\x01' << '\x00'
-     << char(header.size() & 0xff) << char(header.size() >> 8) << header;
-  os.write(reinterpret_cast<const char *>(array.data.data()),
-           array.data.size());
+  writeNpy(os, array);
   os.close();
   if (os.has_error()) {
     std::error_code writeError = os.error();
@@ -307,6 +305,14 @@ llvm::Error writeNpy(llvm::StringRef path, const HostArray &array) {
     return llvm::createStringError(path + ": " + writeError.message());
   }
   return llvm::Error::success();
+}
+
+void writeNpy(llvm::raw_ostream &os, const HostArray &array) {
+  std::string header = formatHeader(array);
+  os << llvm::StringRef(kMagic, 6) << '\x01' << '\x00'
+     << char(header.size() & 0xff) << char(header.size() >> 8) << header;
+  os.write(reinterpret_cast<const char *>(array.data.data()),
+           array.data.size());
 }
 
 } // namespace dispatchlab

@@ -11,6 +11,7 @@
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <cstdint>
 #include <vector>
@@ -47,6 +48,11 @@ llvm::Expected<HostArray> readNpy(llvm::StringRef path);
 
 /// Writes `array` as .npy version 1.0; fails on I/O errors, naming the path.
 llvm::Error writeNpy(llvm::StringRef path, const HostArray &array);
+
+/// The bytes of a .npy file in memory, both ways (for files that hold
+/// several arrays, such as cache entries).
+void writeNpy(llvm::raw_ostream &os, const HostArray &array);
+llvm::Expected<HostArray> parseNpy(llvm::StringRef bytes);
 
 } // namespace dispatchlab
 

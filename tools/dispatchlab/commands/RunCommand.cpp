@@ -98,6 +98,17 @@ cl::opt<bool> profileDispatches(
              "a clock read around every dispatch call, called --repetitions "
              "times after a warm-up (latency stays uninstrumented)"),
     cl::init(false), cl::cat(runCategory), cl::sub(getRunSubcommand()));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Keep the reference's outputs here and reuse them when another "
+             "variant runs on the same model, options and inputs (off when "
+             "not given)"),
+    cl::value_desc("DIR"), cl::cat(runCategory), cl::sub(getRunSubcommand()));
+cl::opt<uint64_t> cacheMaxMb(
+    "cache-max-mb",
+    cl::desc("Bound of --cache-dir: the least recently used entries go when "
+             "it holds more (0: unbounded)"),
+    cl::init(1024), cl::cat(runCategory), cl::sub(getRunSubcommand()));
 cl::opt<std::string>
     emitKind("emit",
              cl::desc("json (one object) or table (default on a terminal)"),
@@ -127,7 +138,6 @@ readNamedArrays(const cl::list<std::string> &flags, llvm::StringRef flag) {
   }
   return arrays;
 }
-
 
 /// The flags that need more than their parser's check; exit 2 otherwise.
 std::optional<CodegenMode> validateFlags() {
@@ -247,6 +257,8 @@ int runRunCommand() {
   options.warmupSeconds = warmupSeconds;
   options.tolerance = tolerance;
   options.profileDispatches = profileDispatches;
+  options.cacheDirectory = cacheDir;
+  options.cacheMaxBytes = cacheMaxMb * 1024 * 1024;
   auto warn = [](const llvm::Twine &message) {
     llvm::WithColor::warning(llvm::errs(), kCommand) << message << "\n";
   };

@@ -329,6 +329,9 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   WorkerConfig workerConfig;
   workerConfig.client = {server.address(), config.token, ""};
   workerConfig.slots = std::max(1u, options.workers);
+  // Beside the database: the sweep's run jobs share the references of their
+  // models, and a later sweep into the same database finds them.
+  workerConfig.cacheDirectory = options.dbPath + ".cache";
   Worker worker(workerConfig);
   std::atomic<bool> stopWorkers{false};
   // The embedded coordinator accepts its own workers: no error to show.

@@ -44,6 +44,16 @@ cl::opt<std::string> tlsCa("tls-ca",
                            cl::desc("Use TLS, trusting this PEM certificate"),
                            cl::value_desc("FILE"),
                            cl::sub(getWorkerSubcommand()));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Where run jobs keep the reference's outputs for the next "
+             "variant of the same model (dispatchlab run --cache-dir); "
+             "default: no cache"),
+    cl::value_desc("DIR"), cl::sub(getWorkerSubcommand()));
+cl::opt<uint64_t>
+    cacheMaxMb("cache-max-mb",
+               cl::desc("Bound of --cache-dir (0: the run's default)"),
+               cl::init(0), cl::sub(getWorkerSubcommand()));
 cl::opt<bool> quiet("quiet", cl::desc("No line per job on stderr"),
                     cl::sub(getWorkerSubcommand()));
 cl::opt<unsigned> coordinatorTimeout(
@@ -105,6 +115,8 @@ int runWorkerCommand() {
   }
   config.slots = std::max(1u, slots.getValue());
   config.cpuClassOverride = cpuClassOverride;
+  config.cacheDirectory = cacheDir;
+  config.cacheMaxMb = cacheMaxMb;
   config.log = quiet ? nullptr : &llvm::errs();
   config.notices = &llvm::errs();
   config.coordinatorTimeout = std::chrono::seconds(coordinatorTimeout);

@@ -1,0 +1,149 @@
+//===- HostJit.cpp - a compiled model's object, linked in process ---------===//
+
+#include "core/codegen/HostJit.h"
+
+#include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ExecutionEngine/Orc/CompileUtils.h"
+#include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
+#include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
+#include "llvm/ExecutionEngine/SectionMemoryManager.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/DynamicLibrary.h"
+
+namespace dispatchlab {
+
+namespace {
+constexpr llvm::StringLiteral kPackedPrefix = "_mlir_";
+
+void addPackedWrapper(llvm::Function &function) {
+  llvm::Module &module = *function.getParent();
+  llvm::LLVMContext &context = module.getContext();
+  llvm::IRBuilder<> builder(context);
+  auto *type = llvm::FunctionType::get(builder.getVoidTy(), builder.getPtrTy(),
+                                       /*isVarArg=*/false);
+  auto *wrapper =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage,
+                             kPackedPrefix + function.getName(), module);
+  builder.SetInsertPoint(llvm::BasicBlock::Create(context, "", wrapper));
+  llvm::Value *argv = wrapper->getArg(0);
+  auto pointerAt = [&](size_t index) {
+    llvm::Value *slot =
+        builder.CreateGEP(builder.getPtrTy(), argv, builder.getInt64(index));
+    return builder.CreateLoad(builder.getPtrTy(), slot);
+  };
+  llvm::SmallVector<llvm::Value *> arguments;
+  for (llvm::Argument &argument : function.args())
+    arguments.push_back(
+        builder.CreateLoad(argument.getType(), pointerAt(argument.getArgNo())));
+  llvm::Value *result = builder.CreateCall(&function, arguments);
+  if (!result->getType()->isVoidTy())
+    builder.CreateStore(result, pointerAt(function.arg_size()));
+  builder.CreateRetVoid();
+}
+} // namespace
+
+void addPackedWrappers(llvm::Module &module) {
+  llvm::SmallVector<llvm::Function *> defined;
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      defined.push_back(&function);
+  for (llvm::Function *function : defined)
+    addPackedWrapper(*function);
+}
+
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+compileObject(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::orc::SimpleCompiler compiler(machine);
+  return compiler(module);
+}
+
+llvm::Error HostJit::loadLibraries(llvm::ArrayRef<llvm::StringRef> libraries,
+                                   llvm::orc::SymbolMap &exported) {
+  llvm::orc::MangleAndInterner mangle(jit->getExecutionSession(),
+                                      jit->getDataLayout());
+  for (llvm::StringRef path : libraries) {
+    std::string message;
+    auto library = llvm::sys::DynamicLibrary::getPermanentLibrary(
+        path.str().c_str(), &message);
+    if (!library.isValid())
+      return llvm::createStringError("cannot load " + path + ": " + message);
+    void *init =
+        library.getAddressOfSymbol(mlir::ExecutionEngine::kLibraryInitFnName);
+    void *destroy = library.getAddressOfSymbol(
+        mlir::ExecutionEngine::kLibraryDestroyFnName);
+    // Without the hooks the library's public symbols, now loaded into the
+    // process, are found like the process's own.
+    if (!init || !destroy)
+      continue;
+    llvm::StringMap<void *> symbols;
+    reinterpret_cast<mlir::ExecutionEngine::LibraryInitFn>(init)(symbols);
+    for (auto &entry : symbols)
+      exported[mangle(entry.getKey())] = {
+          llvm::orc::ExecutorAddr::fromPtr(entry.getValue()),
+          llvm::JITSymbolFlags::Exported};
+    destroyFunctions.push_back(
+        reinterpret_cast<mlir::ExecutionEngine::LibraryDestroyFn>(destroy));
+  }
+  return llvm::Error::success();
+}
+
+llvm::Expected<std::unique_ptr<HostJit>>
+HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
+                llvm::ArrayRef<llvm::StringRef> libraries,
+                llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols) {
+  std::unique_ptr<HostJit> host(new HostJit);
+  auto createLinkingLayer = [](llvm::orc::ExecutionSession &session) {
+    return std::make_unique<llvm::orc::RTDyldObjectLinkingLayer>(
+        session, [](const llvm::MemoryBuffer &) {
+          return std::make_unique<llvm::SectionMemoryManager>();
+        });
+  };
+  llvm::Expected<std::unique_ptr<llvm::orc::LLJIT>> jit =
+      llvm::orc::LLJITBuilder()
+          .setObjectLinkingLayerCreator(createLinkingLayer)
+          .create();
+  if (!jit)
+    return jit.takeError();
+  host->jit = std::move(*jit);
+  llvm::orc::JITDylib &main = host->jit->getMainJITDylib();
+  llvm::orc::SymbolMap exported;
+  if (llvm::Error error = host->loadLibraries(libraries, exported))
+    return std::move(error);
+  llvm::orc::MangleAndInterner mangle(host->jit->getExecutionSession(),
+                                      host->jit->getDataLayout());
+  for (auto [name, address] : symbols)
+    exported[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
+                              llvm::JITSymbolFlags::Exported};
+  if (!exported.empty())
+    if (llvm::Error error =
+            main.define(llvm::orc::absoluteSymbols(std::move(exported))))
+      return std::move(error);
+  llvm::Expected<std::unique_ptr<llvm::orc::DynamicLibrarySearchGenerator>>
+      process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+          host->jit->getDataLayout().getGlobalPrefix());
+  if (!process)
+    return process.takeError();
+  main.addGenerator(std::move(*process));
+  host->objectCopy = llvm::MemoryBuffer::getMemBufferCopy(
+      object->getBuffer(), object->getBufferIdentifier());
+  if (llvm::Error error = host->jit->addObjectFile(std::move(object)))
+    return std::move(error);
+  return std::move(host);
+}
+
+HostJit::~HostJit() {
+  for (void (*destroy)() : destroyFunctions)
+    destroy();
+}
+
+llvm::Expected<void (*)(void **)>
+HostJit::lookupPacked(llvm::StringRef name) const {
+  llvm::Expected<llvm::orc::ExecutorAddr> address =
+      jit->lookup((kPackedPrefix + name).str());
+  if (!address)
+    return address.takeError();
+  return address->toPtr<void (*)(void **)>();
+}
+
+} // namespace dispatchlab

@@ -1,0 +1,70 @@
+//===- HostJit.h - a compiled model's object, linked in process -*- C++ -*-===//
+//
+// The machine code of a model is compiled eagerly into one relocatable
+// object (compileObject) and then linked into this process with ORC
+// (HostJit). Having the object in hand, rather than letting the JIT compile
+// at the first lookup as mlir::ExecutionEngine does, lets the run time the
+// compile, measure the code and keep the object in a cache keyed by its
+// input.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_CODEGEN_HOSTJIT_H
+#define DISPATCHLAB_CORE_CODEGEN_HOSTJIT_H
+
+#include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ExecutionEngine/Orc/LLJIT.h"
+#include "llvm/Support/Error.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Target/TargetMachine.h"
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace dispatchlab {
+
+/// Adds `_mlir_NAME(void **args)` for every function NAME defined in
+/// `module`: it calls NAME with argument i loaded from `*args[i]` (and
+/// stores a result through `args[n]`), the calling convention of
+/// HostJit::lookupPacked, as of mlir::ExecutionEngine::invokePacked.
+void addPackedWrappers(llvm::Module &module);
+
+/// Machine code for `module` (already optimized) as an object file.
+llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
+compileObject(llvm::Module &module, llvm::TargetMachine &machine);
+
+class HostJit {
+public:
+  /// Links `object`. Its undefined symbols resolve to `symbols`, to what the
+  /// runtime `libraries` export through mlir::ExecutionEngine's init hook
+  /// (kLibraryInitFnName), and to anything visible in the process (the
+  /// libraries without that hook are loaded into it).
+  static llvm::Expected<std::unique_ptr<HostJit>>
+  create(std::unique_ptr<llvm::MemoryBuffer> object,
+         llvm::ArrayRef<llvm::StringRef> libraries,
+         llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols);
+  ~HostJit();
+
+  /// The wrapper addPackedWrappers made for function `name`.
+  llvm::Expected<void (*)(void **)> lookupPacked(llvm::StringRef name) const;
+  /// The object that was linked (for its code size).
+  llvm::MemoryBufferRef getObject() const {
+    return objectCopy->getMemBufferRef();
+  }
+
+private:
+  HostJit() = default;
+  llvm::Error loadLibraries(llvm::ArrayRef<llvm::StringRef> libraries,
+                            llvm::orc::SymbolMap &exported);
+
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::MemoryBuffer> objectCopy;
+  /// The runtime libraries' destroy hooks, run when the code goes away.
+  std::vector<void (*)()> destroyFunctions;
+};
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_CODEGEN_HOSTJIT_H
