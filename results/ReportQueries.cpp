@@ -43,6 +43,32 @@ std::optional<SweepRef> findSweep(ResultStore &store,
   return sweep;
 }
 
+std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
+                                 llvm::StringRef databasePath) {
+  const int kListed = 8;
+  Statement &query = store.prepare(
+      "SELECT id, name, (SELECT COUNT(*) FROM sweeps) FROM sweeps "
+      "ORDER BY id DESC LIMIT ?1");
+  query.bind(1, int64_t(kListed));
+  std::vector<std::string> listed;
+  int64_t total = 0;
+  while (query.step()) {
+    listed.push_back(
+        llvm::formatv("{0} (#{1})", query.getText(1), query.getInt(0)));
+    total = query.getInt(2);
+  }
+  query.reset();
+  std::string text = selector.empty() ? "no sweeps in " + databasePath.str()
+                                      : "no sweep '" + selector.str() +
+                                            "' in " + databasePath.str();
+  if (listed.empty())
+    return selector.empty() ? text : text + ", which holds no sweeps";
+  text += "; it holds " + llvm::join(listed, ", ");
+  if (total > kListed)
+    text += llvm::formatv(" and {0} older", total - kListed).str();
+  return text;
+}
+
 std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
   Statement &query = store.prepare(
       "SELECT j.model_name, j.variant, j.state, COALESCE(j.error, ''), "

@@ -33,6 +33,11 @@ struct SweepRef {
 /// that name; an empty selector means the latest sweep submitted.
 std::optional<SweepRef> findSweep(ResultStore &store, llvm::StringRef selector);
 
+/// Why `selector` names no sweep, for an error line: the database and the
+/// sweeps it holds (the newest few, as `name (#id)`), or that it has none.
+std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
+                                 llvm::StringRef databasePath);
+
 /// Jobs in submission order (models in spec order, then variants).
 std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId);
 

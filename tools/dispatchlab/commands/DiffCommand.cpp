@@ -120,8 +120,15 @@ std::optional<SweepPair> loadSweepPair(ResultStore &store) {
   for (int side = 0; side < 2; ++side) {
     std::optional<SweepRef> found = findSweep(store, sweeps[side]);
     if (!found) {
-      error() << "no sweep '" << sweeps[side] << "' in " << databasePath
+      error() << describeMissingSweep(store, sweeps[side], databasePath)
               << "\n";
+      return std::nullopt;
+    }
+    // Both names can select one sweep (an id and a name, or a name twice).
+    if (side == 1 && found->id == pair.refs[0].id) {
+      error() << "'" << sweeps[0] << "' and '" << sweeps[1]
+              << "' are the same sweep, " << found->name << " (#" << found->id
+              << "); name two sweeps\n";
       return std::nullopt;
     }
     pair.refs[side] = *found;

@@ -86,9 +86,7 @@ int runReportCommand() {
     ResultStore store(databasePath, ResultStore::Access::ReadOnly);
     std::optional<SweepRef> found = findSweep(store, sweep);
     if (!found) {
-      error() << (sweep.empty() ? std::string("no sweeps in ") + databasePath
-                                : "no sweep '" + sweep + "' in " + databasePath)
-              << "\n";
+      error() << describeMissingSweep(store, sweep, databasePath) << "\n";
       return 1;
     }
     std::vector<JobRecord> jobs = loadSweepJobs(store, found->id);
