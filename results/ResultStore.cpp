@@ -66,7 +66,16 @@ Statement &Statement::bindNull(int index) {
 
 bool Statement::step() {
   int rc = sqlite3_step(stmt);
-  check(sqlite3_db_handle(stmt), rc, sqlite3_sql(stmt));
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    StoreError error(llvm::formatv("sqlite: {0}: {1}", sqlite3_sql(stmt),
+                                   sqlite3_errmsg(sqlite3_db_handle(stmt)))
+                         .str(),
+                     rc & 0xff);
+    // Reset at once: left active, a failed statement keeps its read
+    // transaction open until its next use.
+    sqlite3_reset(stmt);
+    throw error;
+  }
   return rc == SQLITE_ROW;
 }
 
@@ -143,13 +152,21 @@ void ResultStore::open(Access access) {
         SQLITE_READONLY);
   // WAL with synchronous=NORMAL: a commit survives the process being killed
   // (what a coordinator restart needs), at a fraction of FULL's fsyncs.
-  exec("PRAGMA journal_mode=WAL");
-  exec("PRAGMA synchronous=NORMAL");
-  transaction([&] { applySchema(); });
-  // After the schema: a migration rebuilds tables that jobs reference, which
-  // SQLite allows only with foreign keys off (and the pragma only outside a
-  // transaction).
-  exec("PRAGMA foreign_keys=ON");
+  try {
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    transaction([&] { applySchema(); });
+    // After the schema: a migration rebuilds tables that jobs reference,
+    // which SQLite allows only with foreign keys off (and the pragma only
+    // outside a transaction).
+    exec("PRAGMA foreign_keys=ON");
+  } catch (const StoreError &e) {
+    // A full disk says only "database or disk is full": name the file.
+    throw StoreError(
+        llvm::formatv("cannot set up database '{0}': {1}", path, e.what())
+            .str(),
+        e.sqliteCode());
+  }
 }
 
 void ResultStore::checkIntegrity() {
