@@ -25,6 +25,13 @@ std::string readSecretFile(const std::string &path) {
 
 CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
   host = llvm::StringRef(config.listen).rsplit(':').first.str();
+  if (config.dbPath != ":memory:") {
+    llvm::Expected<std::unique_ptr<DatabaseLock>> acquired =
+        DatabaseLock::acquire(config.dbPath);
+    if (!acquired)
+      throw std::runtime_error(llvm::toString(acquired.takeError()));
+    lock = std::move(*acquired);
+  }
   store = std::make_unique<ResultStore>(config.dbPath);
   queue = std::make_unique<JobQueue>(*store, config.policy);
   service = std::make_unique<CoordinatorService>(*queue, KeyContext::current(),

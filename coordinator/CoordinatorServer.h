@@ -10,6 +10,7 @@
 #define DISPATCHLAB_COORDINATOR_COORDINATORSERVER_H
 
 #include "coordinator/CoordinatorService.h"
+#include "coordinator/DatabaseLock.h"
 #include "coordinator/JobQueue.h"
 #include "results/ResultStore.h"
 
@@ -34,7 +35,8 @@ struct ServerConfig {
 class CoordinatorServer {
 public:
   /// Throws std::runtime_error (StoreError for the database) when the
-  /// database cannot be opened or the address cannot be bound.
+  /// database is held by another coordinator, cannot be opened, is damaged
+  /// or read-only, or the address cannot be bound.
   explicit CoordinatorServer(const ServerConfig &config);
   ~CoordinatorServer();
 
@@ -52,6 +54,8 @@ public:
 private:
   std::string host;
   int boundPort = 0;
+  /// Declared before the store: released only after it is closed.
+  std::unique_ptr<DatabaseLock> lock;
   std::unique_ptr<ResultStore> store;
   std::unique_ptr<JobQueue> queue;
   std::unique_ptr<CoordinatorService> service;

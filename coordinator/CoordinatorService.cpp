@@ -6,6 +6,7 @@
 
 #include "google/protobuf/text_format.h"
 #include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
 #include <thread>
@@ -34,6 +35,39 @@ grpc::Status CoordinatorService::authorize(grpc::ServerContext *context) const {
   }
   return grpc::Status(grpc::StatusCode::UNAUTHENTICATED,
                       "missing or wrong coordinator token");
+}
+
+/// What a retry may cure, in words; empty if it will not.
+static std::string retryableState(const StoreError &error) {
+  if (error.isFull())
+    return "database full";
+  if (error.isBusy())
+    return "database busy";
+  if (error.isUnwritable())
+    return "database not writable";
+  return "";
+}
+
+grpc::Status CoordinatorService::storeFailure(const StoreError &error,
+                                              bool callerRetries) {
+  std::string state = callerRetries ? retryableState(error) : "";
+  std::string message =
+      state.empty()
+          ? llvm::formatv("{0}: {1}", queue.databasePath(), error.what()).str()
+          : llvm::formatv("{0} ({1}): retrying", state, queue.databasePath())
+                .str();
+  {
+    std::lock_guard<std::mutex> lock(logMutex);
+    auto now = std::chrono::steady_clock::now();
+    if (now - lastLogged >= std::chrono::seconds(5)) {
+      lastLogged = now;
+      llvm::errs() << "dispatchlab coordinator: " << message << "\n";
+      llvm::errs().flush();
+    }
+  }
+  return grpc::Status(state.empty() ? grpc::StatusCode::INTERNAL
+                                    : grpc::StatusCode::UNAVAILABLE,
+                      message);
 }
 
 grpc::Status
@@ -70,7 +104,8 @@ CoordinatorService::SubmitSweep(grpc::ServerContext *context,
       if (!job.cpuClass.empty())
         reply->set_run_cpu_class(job.cpuClass);
   } catch (const StoreError &e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    // The client does not retry a submission: no "retrying" to promise.
+    return storeFailure(e, /*callerRetries=*/false);
   }
   return grpc::Status::OK;
 }
@@ -97,7 +132,7 @@ grpc::Status CoordinatorService::RegisterWorker(
   try {
     reply->set_worker_id(queue.addWorker(record, unixNow()));
   } catch (const StoreError &e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    return storeFailure(e);
   }
   reply->set_heartbeat_seconds(queue.getPolicy().leaseSeconds / 4);
   return grpc::Status::OK;
@@ -143,7 +178,7 @@ CoordinatorService::LeaseJob(grpc::ServerContext *context,
                          std::chrono::milliseconds(200)));
     }
   } catch (const StoreError &e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    return storeFailure(e);
   }
 }
 
@@ -158,7 +193,7 @@ CoordinatorService::Heartbeat(grpc::ServerContext *context,
                                            request->lease_id(),
                                            request->worker_id(), unixNow()));
   } catch (const StoreError &e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    return storeFailure(e);
   }
   return grpc::Status::OK;
 }
@@ -195,7 +230,7 @@ grpc::Status CoordinatorService::ReportResult(
     reply->set_accepted(queue.report(request->job_id(), request->lease_id(),
                                      request->worker_id(), report, unixNow()));
   } catch (const StoreError &e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    return storeFailure(e);
   }
   return grpc::Status::OK;
 }
@@ -247,7 +282,7 @@ grpc::Status CoordinatorService::WatchSweep(
       queue.waitForChange(seen, std::chrono::milliseconds(1000));
     }
   } catch (const StoreError &e) {
-    return grpc::Status(grpc::StatusCode::INTERNAL, e.what());
+    return storeFailure(e);
   }
   return grpc::Status::CANCELLED;
 }

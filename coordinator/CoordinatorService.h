@@ -13,6 +13,8 @@
 #include "coordinator/SweepExpander.h"
 #include "proto/coordinator.grpc.pb.h"
 
+#include <chrono>
+#include <mutex>
 #include <string>
 
 namespace dispatchlab {
@@ -45,10 +47,17 @@ public:
 
 private:
   grpc::Status authorize(grpc::ServerContext *context) const;
+  /// The status a database failure becomes, logged on stderr (at most every
+  /// few seconds) naming the file: for a caller that retries, a full, busy or
+  /// unwritable database is UNAVAILABLE, which workers retry with their
+  /// result in hand.
+  grpc::Status storeFailure(const StoreError &error, bool callerRetries = true);
 
   JobQueue &queue;
   KeyContext keyContext;
   std::string token;
+  std::mutex logMutex;
+  std::chrono::steady_clock::time_point lastLogged;
 };
 
 } // namespace dispatchlab

@@ -142,6 +142,8 @@ public:
   bool isShutDown();
 
   const QueuePolicy &getPolicy() const { return policy; }
+  /// The result database's file, for messages.
+  const std::string &databasePath() const { return store.getPath(); }
 
 private:
   double backoff(int64_t attempts) const;

@@ -8,6 +8,7 @@
 
 #include <sqlite3.h>
 
+#include <algorithm>
 #include <chrono>
 
 namespace dispatchlab {
@@ -18,10 +19,20 @@ double unixNow() {
       .count();
 }
 
+bool StoreError::isFull() const { return code == SQLITE_FULL; }
+bool StoreError::isBusy() const {
+  return code == SQLITE_BUSY || code == SQLITE_LOCKED;
+}
+bool StoreError::isUnwritable() const {
+  return code == SQLITE_READONLY || code == SQLITE_IOERR ||
+         code == SQLITE_CANTOPEN;
+}
+
 static void check(sqlite3 *db, int rc, llvm::StringRef what) {
   if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
     throw StoreError(
-        llvm::formatv("sqlite: {0}: {1}", what, sqlite3_errmsg(db)).str());
+        llvm::formatv("sqlite: {0}: {1}", what, sqlite3_errmsg(db)).str(),
+        rc & 0xff);
 }
 
 Statement &Statement::bind(int index, int64_t value) {
@@ -55,7 +66,16 @@ Statement &Statement::bindNull(int index) {
 
 bool Statement::step() {
   int rc = sqlite3_step(stmt);
-  check(sqlite3_db_handle(stmt), rc, sqlite3_sql(stmt));
+  if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+    StoreError error(llvm::formatv("sqlite: {0}: {1}", sqlite3_sql(stmt),
+                                   sqlite3_errmsg(sqlite3_db_handle(stmt)))
+                         .str(),
+                     rc & 0xff);
+    // Reset at once: left active, a failed statement keeps its read
+    // transaction open until its next use.
+    sqlite3_reset(stmt);
+    throw error;
+  }
   return rc == SQLITE_ROW;
 }
 
@@ -92,7 +112,17 @@ std::string Statement::columnName(int column) const {
 }
 bool Statement::isReadOnly() const { return sqlite3_stmt_readonly(stmt); }
 
-ResultStore::ResultStore(const std::string &path, Access access) {
+ResultStore::ResultStore(const std::string &path, Access access) : path(path) {
+  // A throwing constructor runs no destructor: close the handle here.
+  try {
+    open(access);
+  } catch (...) {
+    close();
+    throw;
+  }
+}
+
+void ResultStore::open(Access access) {
   int flags = access == Access::ReadOnly
                   ? SQLITE_OPEN_READONLY
                   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -100,27 +130,72 @@ ResultStore::ResultStore(const std::string &path, Access access) {
       sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-    sqlite3_close(db);
     throw StoreError(
-        llvm::formatv("cannot open database '{0}': {1}", path, message).str());
+        llvm::formatv("cannot open database '{0}': {1}", path, message).str(),
+        rc & 0xff);
   }
-  // Other processes (a second coordinator, tests, sqlite3 shells) may read
-  // or briefly lock the file.
-  sqlite3_busy_timeout(db, 10000);
+  // Other processes (tests, sqlite3 shells, imports) may briefly lock the
+  // file; past a few seconds the caller says so and retries, rather than
+  // stalling silently.
+  sqlite3_busy_timeout(db, 5000);
+  checkIntegrity();
   if (access == Access::ReadOnly) {
     // Belt and braces: even a writable file cannot be changed through us.
     exec("PRAGMA query_only=ON");
     return;
   }
+  // SQLite opens an unwritable file read-only without an error; writes
+  // would fail only mid-sweep.
+  if (sqlite3_db_readonly(db, "main") == 1)
+    throw StoreError(
+        llvm::formatv("{0}: attempt to write a readonly database", path).str(),
+        SQLITE_READONLY);
   // WAL with synchronous=NORMAL: a commit survives the process being killed
   // (what a coordinator restart needs), at a fraction of FULL's fsyncs.
-  exec("PRAGMA journal_mode=WAL");
-  exec("PRAGMA synchronous=NORMAL");
-  transaction([&] { applySchema(); });
-  // After the schema: a migration rebuilds tables that jobs reference, which
-  // SQLite allows only with foreign keys off (and the pragma only outside a
-  // transaction).
-  exec("PRAGMA foreign_keys=ON");
+  try {
+    exec("PRAGMA journal_mode=WAL");
+    exec("PRAGMA synchronous=NORMAL");
+    transaction([&] { applySchema(); });
+    // After the schema: a migration rebuilds tables that jobs reference,
+    // which SQLite allows only with foreign keys off (and the pragma only
+    // outside a transaction).
+    exec("PRAGMA foreign_keys=ON");
+  } catch (const StoreError &e) {
+    // A full disk says only "database or disk is full": name the file.
+    throw StoreError(
+        llvm::formatv("cannot set up database '{0}': {1}", path, e.what())
+            .str(),
+        e.sqliteCode());
+  }
+}
+
+void ResultStore::checkIntegrity() {
+  sqlite3_stmt *stmt = nullptr;
+  std::string problem;
+  int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, nullptr);
+  if (rc == SQLITE_OK)
+    rc = sqlite3_step(stmt);
+  if (rc == SQLITE_ROW) {
+    llvm::StringRef verdict(
+        reinterpret_cast<const char *>(sqlite3_column_text(stmt, 0)));
+    if (verdict != "ok")
+      problem = verdict.str();
+  } else if (rc != SQLITE_DONE) {
+    problem = sqlite3_errmsg(db);
+  }
+  sqlite3_finalize(stmt);
+  if (problem.empty())
+    return;
+  // One line: quick_check prefixes its first finding with a line of its own.
+  llvm::StringRef finding = llvm::StringRef(problem).trim();
+  finding.consume_front("*** in database main ***");
+  std::string oneLine = finding.trim().str();
+  std::replace(oneLine.begin(), oneLine.end(), '\n', ' ');
+  throw StoreError(llvm::formatv("database '{0}' is damaged: {1} (restore a "
+                                 "backup, or try sqlite3's .recover)",
+                                 path, oneLine)
+                       .str(),
+                   SQLITE_CORRUPT);
 }
 
 void ResultStore::applySchema() {
@@ -182,12 +257,17 @@ void ResultStore::addMissingColumn(llvm::StringRef table,
                        declaration));
 }
 
-ResultStore::~ResultStore() {
+ResultStore::~ResultStore() { close(); }
+
+void ResultStore::close() {
   statements.clear();
+  if (!db)
+    return;
   // Finalize every cached statement before closing.
   while (sqlite3_stmt *stmt = sqlite3_next_stmt(db, nullptr))
     sqlite3_finalize(stmt);
   sqlite3_close(db);
+  db = nullptr;
 }
 
 Statement &ResultStore::prepare(const std::string &sql) {
@@ -206,10 +286,11 @@ Statement &ResultStore::prepare(const std::string &sql) {
 
 void ResultStore::exec(const std::string &sql) {
   char *message = nullptr;
-  if (sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message) != SQLITE_OK) {
+  if (int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
+      rc != SQLITE_OK) {
     std::string text = message ? message : sqlite3_errmsg(db);
     sqlite3_free(message);
-    throw StoreError(llvm::formatv("sqlite: {0}", text).str());
+    throw StoreError(llvm::formatv("sqlite: {0}", text).str(), rc & 0xff);
   }
 }
 

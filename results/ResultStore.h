@@ -27,7 +27,19 @@ namespace dispatchlab {
 /// Any SQLite failure; the message names the statement's error.
 class StoreError : public std::runtime_error {
 public:
-  using std::runtime_error::runtime_error;
+  explicit StoreError(const std::string &message, int code = 0)
+      : std::runtime_error(message), code(code) {}
+  /// SQLite's primary result code (SQLITE_FULL, ...); 0 when not from SQLite.
+  int sqliteCode() const { return code; }
+  /// The disk or the database's page limit is full: a later retry may work.
+  bool isFull() const;
+  /// Locked by another connection past the busy timeout.
+  bool isBusy() const;
+  /// The file turned read-only or the disk fails (I/O error) mid-run.
+  bool isUnwritable() const;
+
+private:
+  int code;
 };
 
 /// SQL text holding no statement (empty, blanks, a comment, a lone ';').
@@ -78,7 +90,10 @@ public:
   enum class Access { ReadWrite, ReadOnly };
   /// Opens or creates the database at `path` and applies the schema; with
   /// `ReadOnly`, opens an existing database that nothing here can change
-  /// (what reports and ad-hoc queries use).
+  /// (what reports and ad-hoc queries use). Either way the file must pass
+  /// SQLite's quick_check, and `ReadWrite` must be able to write it: a
+  /// damaged or read-only database is refused here, naming the file, rather
+  /// than failing later mid-sweep.
   explicit ResultStore(const std::string &path,
                        Access access = Access::ReadWrite);
   ~ResultStore();
@@ -132,10 +147,17 @@ public:
   /// SQLite's message for the last failure, without the statement text.
   std::string lastError() const;
 
+  /// The file this store opened.
+  const std::string &getPath() const { return path; }
+
   /// PRAGMA user_version from which a key may have several results.
   static constexpr int64_t kAppendOnlyResultsVersion = 1;
 
 private:
+  void open(Access access);
+  /// Throws unless PRAGMA quick_check finds the file sound.
+  void checkIntegrity();
+  void close();
   /// Creates missing tables and columns and migrates older databases.
   void applySchema();
   int64_t schemaVersion();
@@ -147,6 +169,7 @@ private:
   void commit();
   void rollback();
 
+  std::string path;
   sqlite3 *db = nullptr;
   std::map<std::string, std::unique_ptr<Statement>> statements;
 };

@@ -1,5 +1,6 @@
 # lit configuration for dispatchlab's IR and CLI tests.
 import os
+import shutil
 import lit.formats
 
 config.name = "dispatchlab"
@@ -12,6 +13,10 @@ config.excludes = ["unit", "bench", "CMakeLists.txt", "lit.cfg.py", "lit.site.cf
 # The zoo's largest models take tens of minutes to run (tests/zoo/runs_large.test).
 if os.environ.get("DISPATCHLAB_ZOO_FULL"):
     config.available_features.add("zoo-full")
+# File modes bind anyone but root; root drops to nobody with setpriv
+# (tests/sweep/read_only_db.test).
+if os.geteuid() != 0 or shutil.which("setpriv"):
+    config.available_features.add("file-modes-bind")
 config.environment["PATH"] = os.pathsep.join(
     [config.dispatchlab_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%src", config.dispatchlab_src_root))

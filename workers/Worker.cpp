@@ -171,6 +171,7 @@ void Worker::slotLoop(const std::atomic<bool> &stop) {
 void Worker::report(coordinator::ReportResultRequest &request,
                     const std::atomic<bool> &stop) {
   request.set_worker_id(workerId);
+  std::string lastRetryReason;
   while (keepRunning(stop)) {
     coordinator::ReportResultReply reply;
     grpc::Status status =
@@ -187,6 +188,12 @@ void Worker::report(coordinator::ReportResultRequest &request,
       log("report refused: " + status.error_message());
       return;
     }
+    // Say why the result waits (a full database, say), once per change.
+    if (status.error_message() != lastRetryReason)
+      log(llvm::formatv("job {0} lease {1} report not stored yet: {2}",
+                        request.job_id(), request.lease_id(),
+                        status.error_message()));
+    lastRetryReason = status.error_message();
     std::this_thread::sleep_for(250ms);
   }
 }

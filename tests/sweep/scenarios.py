@@ -649,10 +649,122 @@ def tls(c):
     print("TLS sweep with the CA: 4/4 jobs done")
 
 
+def refusal(c, name, argv, within, prefix=()):
+    """Runs `dispatchlab argv`, which must exit 1 within `within` seconds
+    with one error line; returns that line."""
+    started = time.time()
+    proc = subprocess.Popen(list(prefix) + [c.exe] + argv,
+                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                            text=True)
+    try:
+        output, _ = proc.communicate(timeout=DEADLINE)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        fail(f"{name} hangs instead of refusing")
+    seconds = time.time() - started
+    lines = output.splitlines()
+    if proc.returncode != 1 or len(lines) != 1 or seconds > within:
+        fail(f"{name}: exit code {proc.returncode} after {seconds:.1f} s, "
+             f"output {lines}")
+    print(lines[0])
+    return lines[0]
+
+
+def small_results_db(c, spec_name):
+    """A real results database made by a 4-job embedded sweep."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, spec_name, "TEST_SLEEP", 4,
+               "test_sleep_ms: 10 timeout_seconds: 30")
+    finish(c.spawn("embedded", ["sweep", spec, "--db", c.db]),
+           "embedded sweep")
+    return spec
+
+
+def two_coordinators(c):
+    """A second coordinator or embedded sweep on a database a coordinator
+    holds is refused within a second, naming the database and the holder's
+    pid; reading the database still works."""
+    spec = small_results_db(c, "two-coordinators")
+    first = c.coordinator()
+    expected = (f"database '{c.db}' is in use by another coordinator (pid "
+                f"{first.pid}, lock {c.db}.lock); stop it or use another --db")
+    for name, argv in (
+            ("second coordinator", ["coordinator", "--listen",
+                                    "127.0.0.1:0", "--db", c.db]),
+            ("embedded sweep", ["sweep", spec, "--db", c.db])):
+        line = refusal(c, name, argv, within=1.0)
+        if not line.endswith("error: " + expected):
+            fail(f"{name}: expected '{expected}', got '{line}'")
+    reader = subprocess.run([c.exe, "query", "--db", c.db,
+                             "SELECT COUNT(*) AS jobs FROM jobs"],
+                            capture_output=True, text=True, timeout=DEADLINE)
+    if reader.returncode != 0 or "4" not in reader.stdout:
+        fail(f"query while a coordinator runs: {reader.returncode} "
+             f"{reader.stdout} {reader.stderr}")
+    first.send_signal(signal.SIGTERM)
+    finish(first, "first coordinator")
+    if os.path.exists(c.db + ".lock"):
+        fail("the coordinator left its lock file behind")
+    c.coordinator()
+    print("second coordinator and embedded sweep refused; query read 4 jobs; "
+          "a coordinator started after the first one stopped")
+
+
+def damaged_db(c):
+    """A results database with a page of garbage: the coordinator, an
+    embedded sweep and report each refuse it with one line naming the
+    file."""
+    spec = small_results_db(c, "damaged")
+    damaged = os.path.join(c.dir, "damaged.db")
+    page_size, root = c.query(
+        "SELECT (SELECT page_size FROM pragma_page_size), rootpage FROM "
+        "sqlite_master WHERE name = 'jobs_by_state'")[0]
+    with open(c.db, "rb") as f:
+        content = bytearray(f.read())
+    start = (root - 1) * page_size
+    content[start:start + page_size] = b"\xde\xad\xbe\xef" * (page_size // 4)
+    with open(damaged, "wb") as f:
+        f.write(content)
+    for name, argv in (
+            ("coordinator", ["coordinator", "--listen", "127.0.0.1:0",
+                             "--db", damaged]),
+            ("embedded sweep", ["sweep", spec, "--db", damaged]),
+            ("report", ["report", "--db", damaged])):
+        line = refusal(c, name, argv, within=DEADLINE)
+        if f"database '{damaged}' is damaged: " not in line:
+            fail(f"{name} does not say the database is damaged: {line}")
+
+
+def read_only_db(c):
+    """A results database the user cannot write: the coordinator refuses to
+    start, before listening, naming the file and the cause; report reads
+    it. As root, whom file modes do not bind, runs as nobody."""
+    small_results_db(c, "read-only")
+    os.chmod(c.db, 0o444)
+    os.chmod(c.dir, 0o777)
+    prefix = []
+    if os.geteuid() == 0:
+        prefix = ["setpriv", "--reuid=65534", "--regid=65534",
+                  "--clear-groups"]
+    port_file = os.path.join(c.dir, "port")
+    line = refusal(c, "coordinator", ["coordinator", "--listen",
+                                      "127.0.0.1:0", "--db", c.db,
+                                      "--port-file", port_file],
+                   within=DEADLINE, prefix=prefix)
+    expected = f"error: {c.db}: attempt to write a readonly database"
+    if not line.endswith(expected) or os.path.exists(port_file):
+        fail(f"expected '{expected}' before listening, got '{line}'")
+    report = subprocess.run(prefix + [c.exe, "report", "--db", c.db],
+                            capture_output=True, text=True, timeout=DEADLINE)
+    if report.returncode != 0:
+        fail(f"report of a read-only database: {report.stderr}")
+
+
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
              (kill_worker, restart_coordinator, lost_coordinator,
               worker_scratch, wrong_token, load, cpu_class, interrupt_resume,
-              tls, force_rerun, overlapping_sweeps)}
+              tls, force_rerun, overlapping_sweeps, two_coordinators,
+              damaged_db, read_only_db)}
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)
