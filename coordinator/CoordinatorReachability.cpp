@@ -17,7 +17,9 @@ std::string unreachableReason(const grpc::Status &status) {
   // gRPC nests causes ("failed to connect to all addresses; last error:
   // UNKNOWN: ipv4:127.0.0.1:7411: Failed to connect to remote host:
   // Connection refused"); the innermost is the one a person acts on.
-  llvm::StringRef message(status.error_message());
+  // error_message() returns a copy: keep it alive while `cause` points in.
+  std::string full = status.error_message();
+  llvm::StringRef message(full);
   size_t colon = message.rfind(": ");
   llvm::StringRef cause =
       (colon == llvm::StringRef::npos ? message : message.substr(colon + 2))

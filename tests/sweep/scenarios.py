@@ -209,6 +209,9 @@ def lost_coordinator(c):
     client = c.sweep(spec, ["--coordinator-timeout", "10"])
     wait_for(lambda: any("lease 1 started" in line
                          for line in log_lines(worker)), "a job to start")
+    # The job may start before the submission's reply reaches the client.
+    wait_for(lambda: any(line.startswith("sweep lost: 2 jobs")
+                         for line in log_lines(client)), "the sweep's reply")
     coordinator.send_signal(signal.SIGKILL)
     coordinator.wait()
     procs = (("client", client), ("worker", worker))

@@ -247,6 +247,8 @@ FollowResult follow(CoordinatorClient &client, int64_t sweepId,
                                 [&](const std::string &line) {
                                   printer.notice("dispatchlab sweep: " + line);
                                 });
+  // It answered the submission: losing it now is "lost", not "cannot reach".
+  reach.reached();
   while (true) {
     bool finished = false;
     grpc::Status status = watchOnce(
