@@ -3,7 +3,7 @@
 #include "core/pipeline/ModelLoader.h"
 
 #include "core/onnx/OnnxModelFile.h"
-#include "core/pipeline/UtilCompatDialect.h"
+#include "compat/UtilCompatDialect.h"
 #include "core/support/InputFile.h"
 #include "heuristics/OpClassification.h"
 

@@ -4,7 +4,7 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
-#include "core/pipeline/UtilCompatDialect.h"
+#include "compat/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
 

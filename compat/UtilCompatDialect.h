@@ -1,7 +1,7 @@
 //===- UtilCompatDialect.h - IREE's util.func spelling ----------*- C++ -*-===//
 
-#ifndef DISPATCHLAB_CORE_PIPELINE_UTILCOMPATDIALECT_H
-#define DISPATCHLAB_CORE_PIPELINE_UTILCOMPATDIALECT_H
+#ifndef DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_H
+#define DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinOps.h"
@@ -13,10 +13,10 @@
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
-#include "core/pipeline/UtilCompatDialect.h.inc"
+#include "compat/UtilCompatDialect.h.inc"
 
 #define GET_OP_CLASSES
-#include "core/pipeline/UtilCompatOps.h.inc"
+#include "compat/UtilCompatOps.h.inc"
 
 namespace dispatchlab {
 
@@ -26,4 +26,4 @@ void convertUtilFuncsToFunc(mlir::ModuleOp module);
 
 } // namespace dispatchlab
 
-#endif // DISPATCHLAB_CORE_PIPELINE_UTILCOMPATDIALECT_H
+#endif // DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_H

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISPATCHLAB_CORE_UTILCOMPATDIALECT_TD
-#define DISPATCHLAB_CORE_UTILCOMPATDIALECT_TD
+#ifndef DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
+#define DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
@@ -51,4 +51,4 @@ def Util_ReturnOp : Op<Util_Dialect, "return", [
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
 }
 
-#endif // DISPATCHLAB_CORE_UTILCOMPATDIALECT_TD
+#endif // DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD

@@ -1,6 +1,6 @@
 //===- UtilCompatDialect.cpp - IREE's util.func spelling ------------------===//
 
-#include "core/pipeline/UtilCompatDialect.h"
+#include "compat/UtilCompatDialect.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -10,12 +10,12 @@
 using namespace mlir;
 using namespace dispatchlab::util;
 
-#include "core/pipeline/UtilCompatDialect.cpp.inc"
+#include "compat/UtilCompatDialect.cpp.inc"
 
 void UtilDialect::initialize() {
   addOperations<
 #define GET_OP_LIST
-#include "core/pipeline/UtilCompatOps.cpp.inc"
+#include "compat/UtilCompatOps.cpp.inc"
       >();
 }
 
@@ -37,7 +37,7 @@ void FuncOp::print(OpAsmPrinter &printer) {
 }
 
 #define GET_OP_CLASSES
-#include "core/pipeline/UtilCompatOps.cpp.inc"
+#include "compat/UtilCompatOps.cpp.inc"
 
 namespace dispatchlab {
 
