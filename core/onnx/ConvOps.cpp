@@ -39,14 +39,13 @@ struct Window {
 };
 } // namespace
 
-/// Fails naming `attribute` when one of its `values` is below `minimum`.
-static LogicalResult checkAtLeast(OnnxNode &node, StringRef attribute,
-                                  ArrayRef<int64_t> values, int64_t minimum) {
+/// Fails naming `attribute` when one of its `values` is negative.
+static LogicalResult checkNonNegative(OnnxNode &node, StringRef attribute,
+                                      ArrayRef<int64_t> values) {
   for (int64_t value : values)
-    if (value < minimum)
-      return node.fail("attribute '" + attribute + "' has a " +
-                       (minimum == 0 ? "negative" : "non-positive") +
-                       " value " + Twine(value));
+    if (value < 0)
+      return node.fail("attribute '" + attribute + "' has a negative value " +
+                       Twine(value));
   return success();
 }
 
@@ -78,9 +77,8 @@ static FailureOr<Window> computeWindow(OnnxNode &node,
                     " spatial dims");
     return failure();
   }
-  if (failed(checkAtLeast(node, "strides", window.stride, 1)) ||
-      failed(checkAtLeast(node, "dilations", window.dilation, 1)) ||
-      failed(checkAtLeast(node, "pads", pads, 0)))
+  // Strides and dilations are positive: checkBeforeInference refused others.
+  if (failed(checkNonNegative(node, "pads", pads)))
     return failure();
   std::string autoPad = node.getString("auto_pad", "NOTSET");
   for (size_t i = 0; i < n; ++i) {
@@ -447,9 +445,8 @@ readConvTransposeAttributes(OnnxNode &node) {
                     "output_shape do not match 2 spatial dims");
     return failure();
   }
-  if (failed(checkAtLeast(node, "strides", a.stride, 1)) ||
-      failed(checkAtLeast(node, "dilations", a.dilation, 1)) ||
-      failed(checkAtLeast(node, "output_padding", a.outputPadding, 0)))
+  // Strides and dilations are positive: checkBeforeInference refused others.
+  if (failed(checkNonNegative(node, "output_padding", a.outputPadding)))
     return failure();
   a.autoPad = node.getString("auto_pad", "NOTSET");
   if (a.autoPad != "NOTSET" && a.autoPad != "VALID" &&
@@ -748,8 +745,7 @@ static FailureOr<SmallVector<int64_t>> readPoolKernel(OnnxNode &node) {
     (void)node.fail("kernel_shape must have two dims");
     return failure();
   }
-  if (failed(checkAtLeast(node, "kernel_shape", *kernel, 1)))
-    return failure();
+  // Positive: checkBeforeInference refused others.
   return *kernel;
 }
 
