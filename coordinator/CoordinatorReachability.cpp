@@ -13,6 +13,10 @@ bool isUnreachable(const grpc::Status &status) {
          status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED;
 }
 
+bool isStoreRetry(const grpc::Status &status) {
+  return status.error_code() == kStoreRetryCode;
+}
+
 std::string unreachableReason(const grpc::Status &status) {
   // gRPC nests causes ("failed to connect to all addresses; last error:
   // UNKNOWN: ipv4:127.0.0.1:7411: Failed to connect to remote host:

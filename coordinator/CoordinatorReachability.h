@@ -25,6 +25,14 @@ namespace dispatchlab {
 /// answering with an error): unavailable, no answer in time, a broken stream.
 bool isUnreachable(const grpc::Status &status);
 
+/// The status code of a call the coordinator answered but could not store
+/// yet (its database full, busy or unwritable): the caller retries it. Not
+/// UNAVAILABLE, which says the coordinator itself is out of reach.
+constexpr grpc::StatusCode kStoreRetryCode = grpc::StatusCode::ABORTED;
+
+/// Whether the coordinator could not store the call's effect yet.
+bool isStoreRetry(const grpc::Status &status);
+
 /// The end of a gRPC error message, which names the cause: "connection
 /// refused", "socket closed", ...
 std::string unreachableReason(const grpc::Status &status);

@@ -2,6 +2,7 @@
 
 #include "coordinator/CoordinatorService.h"
 
+#include "coordinator/CoordinatorReachability.h"
 #include "coordinator/SweepSpec.h"
 
 #include "google/protobuf/text_format.h"
@@ -64,10 +65,21 @@ grpc::Status CoordinatorService::storeFailure(const StoreError &error,
       llvm::errs() << "dispatchlab coordinator: " << message << "\n";
       llvm::errs().flush();
     }
+    if (!state.empty())
+      storeProblem = message;
   }
-  return grpc::Status(state.empty() ? grpc::StatusCode::INTERNAL
-                                    : grpc::StatusCode::UNAVAILABLE,
-                      message);
+  return grpc::Status(
+      state.empty() ? grpc::StatusCode::INTERNAL : kStoreRetryCode, message);
+}
+
+void CoordinatorService::storeWorked() {
+  std::lock_guard<std::mutex> lock(logMutex);
+  storeProblem.clear();
+}
+
+std::string CoordinatorService::currentStoreProblem() {
+  std::lock_guard<std::mutex> lock(logMutex);
+  return storeProblem;
 }
 
 grpc::Status
@@ -232,7 +244,36 @@ grpc::Status CoordinatorService::ReportResult(
   } catch (const StoreError &e) {
     return storeFailure(e);
   }
+  // A heartbeat may update in place on a full disk; a stored result is the
+  // write that says the database takes results again.
+  storeWorked();
   return grpc::Status::OK;
+}
+
+/// One progress message of sweep `sweepId`; its job rows once it finished.
+static coordinator::SweepProgress
+progressMessage(JobQueue &queue, int64_t sweepId, const std::string &name,
+                const SweepCounts &counts, const std::string &storeProblem) {
+  coordinator::SweepProgress progress;
+  progress.set_name(name);
+  progress.set_total(counts.total);
+  progress.set_done(counts.done);
+  progress.set_failed(counts.failed);
+  progress.set_cached(counts.cached);
+  progress.set_running(counts.running);
+  progress.set_pending(counts.pending);
+  progress.set_finished(counts.finished());
+  progress.set_store_problem(storeProblem);
+  if (counts.finished())
+    for (const JobRowView &row : queue.rows(sweepId)) {
+      coordinator::JobRow &out = *progress.add_rows();
+      out.set_model(row.model);
+      out.set_variant(row.variant);
+      out.set_state(row.state);
+      out.set_stats_json(row.statsJson);
+      out.set_error(row.error);
+    }
+  return progress;
 }
 
 grpc::Status CoordinatorService::WatchSweep(
@@ -246,31 +287,19 @@ grpc::Status CoordinatorService::WatchSweep(
       return grpc::Status(grpc::StatusCode::NOT_FOUND,
                           llvm::formatv("no sweep {0}", request->sweep_id()));
     std::optional<SweepCounts> last;
+    std::string lastProblem;
     while (!context->IsCancelled()) {
       uint64_t seen = queue.version();
       SweepCounts counts = queue.counts(request->sweep_id());
-      if (!last || !(*last == counts) || counts.finished()) {
-        coordinator::SweepProgress progress;
-        progress.set_name(name);
-        progress.set_total(counts.total);
-        progress.set_done(counts.done);
-        progress.set_failed(counts.failed);
-        progress.set_cached(counts.cached);
-        progress.set_running(counts.running);
-        progress.set_pending(counts.pending);
-        progress.set_finished(counts.finished());
-        if (counts.finished())
-          for (const JobRowView &row : queue.rows(request->sweep_id())) {
-            coordinator::JobRow &out = *progress.add_rows();
-            out.set_model(row.model);
-            out.set_variant(row.variant);
-            out.set_state(row.state);
-            out.set_stats_json(row.statsJson);
-            out.set_error(row.error);
-          }
-        if (!writer->Write(progress) || counts.finished())
+      std::string problem = currentStoreProblem();
+      if (!last || !(*last == counts) || problem != lastProblem ||
+          counts.finished()) {
+        if (!writer->Write(progressMessage(queue, request->sweep_id(), name,
+                                           counts, problem)) ||
+            counts.finished())
           return grpc::Status::OK;
         last = counts;
+        lastProblem = problem;
         // At most ten updates a second, however fast jobs finish.
         std::this_thread::sleep_for(std::chrono::milliseconds(100));
       }
@@ -278,7 +307,7 @@ grpc::Status CoordinatorService::WatchSweep(
         return grpc::Status(grpc::StatusCode::UNAVAILABLE,
                             "coordinator shutting down");
       // Expiring leases change state with no event; look at least each
-      // second.
+      // second (a database that is full again changes nothing either).
       queue.waitForChange(seen, std::chrono::milliseconds(1000));
     }
   } catch (const StoreError &e) {

@@ -49,15 +49,21 @@ private:
   grpc::Status authorize(grpc::ServerContext *context) const;
   /// The status a database failure becomes, logged on stderr (at most every
   /// few seconds) naming the file: for a caller that retries, a full, busy or
-  /// unwritable database is UNAVAILABLE, which workers retry with their
-  /// result in hand.
+  /// unwritable database is kStoreRetryCode, which workers retry with their
+  /// result in hand, and sweep clients are told of it.
   grpc::Status storeFailure(const StoreError &error, bool callerRetries = true);
+  /// A result was stored: the database takes writes again.
+  void storeWorked();
+  /// Why results cannot be stored now ("database full (DB): retrying"), or
+  /// empty.
+  std::string currentStoreProblem();
 
   JobQueue &queue;
   KeyContext keyContext;
   std::string token;
   std::mutex logMutex;
   std::chrono::steady_clock::time_point lastLogged;
+  std::string storeProblem;
 };
 
 } // namespace dispatchlab

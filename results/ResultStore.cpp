@@ -28,6 +28,10 @@ bool StoreError::isUnwritable() const {
          code == SQLITE_CANTOPEN;
 }
 
+/// How long a statement waits for another connection's lock before the
+/// caller hears "database busy".
+constexpr int kBusyTimeoutMs = 5000;
+
 static void check(sqlite3 *db, int rc, llvm::StringRef what) {
   if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
     throw StoreError(
@@ -137,7 +141,7 @@ void ResultStore::open(Access access) {
   // Other processes (tests, sqlite3 shells, imports) may briefly lock the
   // file; past a few seconds the caller says so and retries, rather than
   // stalling silently.
-  sqlite3_busy_timeout(db, 5000);
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
   checkIntegrity();
   if (access == Access::ReadOnly) {
     // Belt and braces: even a writable file cannot be changed through us.
@@ -155,6 +159,11 @@ void ResultStore::open(Access access) {
   try {
     exec("PRAGMA journal_mode=WAL");
     exec("PRAGMA synchronous=NORMAL");
+    // A log of at most about 1 MB between checkpoints (SQLite's default is
+    // 4 MB), so a sweep on a small disk still has room to recover once
+    // space is freed.
+    exec("PRAGMA wal_autocheckpoint=64");
+    exec("PRAGMA journal_size_limit=262144");
     transaction([&] { applySchema(); });
     // After the schema: a migration rebuilds tables that jobs reference,
     // which SQLite allows only with foreign keys off (and the pragma only
@@ -299,6 +308,14 @@ void ResultStore::commit() { exec("COMMIT"); }
 void ResultStore::rollback() {
   if (!sqlite3_get_autocommit(db))
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
+}
+
+void ResultStore::reclaimLogSpace() {
+  // Never wait for readers here: the caller is failing a write already.
+  sqlite3_busy_timeout(db, 0);
+  sqlite3_wal_checkpoint_v2(db, nullptr, SQLITE_CHECKPOINT_TRUNCATE, nullptr,
+                            nullptr);
+  sqlite3_busy_timeout(db, kBusyTimeoutMs);
 }
 
 int ResultStore::changes() const { return sqlite3_changes(db); }

@@ -117,11 +117,21 @@ public:
         commit();
         return result;
       }
+    } catch (const StoreError &error) {
+      rollback();
+      if (error.isFull())
+        reclaimLogSpace();
+      throw;
     } catch (...) {
       rollback();
       throw;
     }
   }
+
+  /// Copies the write-ahead log into the database and truncates it, when
+  /// no reader is in the way: on a small full disk the log holds the space
+  /// that later writes need.
+  void reclaimLogSpace();
 
   int64_t lastInsertId() const;
 

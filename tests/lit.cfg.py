@@ -1,6 +1,7 @@
 # lit configuration for dispatchlab's IR and CLI tests.
 import os
 import shutil
+import subprocess
 import lit.formats
 
 config.name = "dispatchlab"
@@ -17,6 +18,11 @@ if os.environ.get("DISPATCHLAB_ZOO_FULL"):
 # (tests/sweep/read_only_db.test).
 if os.geteuid() != 0 or shutil.which("setpriv"):
     config.available_features.add("file-modes-bind")
+# A tmpfs of its own in a private mount namespace (tests/sweep/full_disk.test).
+if shutil.which("unshare") and subprocess.run(
+        ["unshare", "-m", "sh", "-c", "mount -t tmpfs -o size=64k none /mnt"],
+        capture_output=True).returncode == 0:
+    config.available_features.add("private-tmpfs")
 config.environment["PATH"] = os.pathsep.join(
     [config.dispatchlab_bin_dir, config.llvm_tools_dir, config.environment.get("PATH", os.environ["PATH"])])
 config.substitutions.append(("%src", config.dispatchlab_src_root))

@@ -71,7 +71,8 @@ void Worker::noteCall(const grpc::Status &status) {
 }
 
 static bool isTransient(const grpc::Status &status) {
-  return status.error_code() == grpc::StatusCode::UNAVAILABLE ||
+  return isStoreRetry(status) ||
+         status.error_code() == grpc::StatusCode::UNAVAILABLE ||
          status.error_code() == grpc::StatusCode::DEADLINE_EXCEEDED ||
          status.error_code() == grpc::StatusCode::INTERNAL;
 }

@@ -763,11 +763,57 @@ def read_only_db(c):
         fail(f"report of a read-only database: {report.stderr}")
 
 
+def full_disk(c):
+    """The database on a 1 MB tmpfs (run under `unshare -m`) that fills up
+    mid-sweep: the remote client says so within seconds and the worker keeps
+    its coordinator; once space is freed every job's result is stored."""
+    disk = os.path.join(c.dir, "disk")
+    os.makedirs(disk)
+    subprocess.run(["mount", "-t", "tmpfs", "-o", "size=1m", "none", disk],
+                   check=True)
+    c.db = os.path.join(disk, "results.db")
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "full", "TEST_SLEEP", 60, "test_sleep_ms: 100",
+               variants_per_axis=10)
+    c.coordinator()
+    worker = c.worker("worker")
+    client = c.sweep(spec)
+    wait_for(lambda: c.count("SELECT COUNT(*) FROM jobs WHERE state = 'done'")
+             >= 5, "5 jobs to finish")
+    filler = os.path.join(disk, "filler")
+    fd = os.open(filler, os.O_WRONLY | os.O_CREAT)
+    try:
+        while os.write(fd, b"\0" * 4096) > 0:
+            pass
+    except OSError:
+        pass  # no space left: the point
+    os.close(fd)
+    full = "dispatchlab sweep: the coordinator cannot store results: " \
+        f"database full ({c.db}): retrying"
+    wait_for(lambda: any(full in line for line in log_lines(client)),
+             "the client to say the database is full", timeout=20)
+    time.sleep(3)
+    os.remove(filler)
+    finish(client, "sweep client after space was freed")
+    if not any("the coordinator stores results again" in line
+               for line in log_lines(client)):
+        fail("the client does not say results are stored again")
+    if any("lost the coordinator" in line for line in log_lines(worker)):
+        fail("the worker took a full database for a lost coordinator:\n"
+             + "\n".join(log_lines(worker)))
+    done = c.count("SELECT COUNT(*) FROM jobs WHERE state = 'done'")
+    results = c.count("SELECT COUNT(*) FROM results")
+    if done != 60 or results != 60:
+        fail(f"{done} jobs done and {results} results stored of 60")
+    print("disk full mid-sweep: the client said so, 60/60 results stored "
+          "after space was freed")
+
+
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
              (kill_worker, restart_coordinator, lost_coordinator,
               worker_scratch, wrong_token, load, cpu_class, interrupt_resume,
               tls, force_rerun, overlapping_sweeps, two_coordinators,
-              damaged_db, read_only_db)}
+              damaged_db, read_only_db, full_disk)}
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__)

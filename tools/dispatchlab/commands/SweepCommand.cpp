@@ -130,6 +130,18 @@ public:
     lineOpen = false;
   }
 
+  /// Says when the coordinator starts or stops failing to store results. An
+  /// embedded coordinator's own lines say it already.
+  void storeProblem(const std::string &problem) {
+    if (problem == lastStoreProblem || coordinatorAddress.empty())
+      return;
+    notice(problem.empty()
+               ? "dispatchlab sweep: the coordinator stores results again"
+               : "dispatchlab sweep: the coordinator cannot store results: " +
+                     problem);
+    lastStoreProblem = problem;
+  }
+
   /// A line of its own between progress lines.
   void notice(const std::string &line) {
     llvm::errs() << (terminal ? "\r\033[K" : "") << line << "\n";
@@ -145,6 +157,7 @@ private:
       std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point lastPrinted;
   std::optional<int64_t> initialFinished;
+  std::string lastStoreProblem;
 };
 
 std::string randomToken() {
@@ -223,6 +236,7 @@ grpc::Status watchOnce(CoordinatorClient &client, int64_t sweepId,
   coordinator::SweepProgress progress;
   while (reader->Read(&progress)) {
     reach.reached();
+    printer.storeProblem(progress.store_problem());
     printer.update(progress);
     if (progress.finished()) {
       final = progress;
@@ -259,6 +273,12 @@ FollowResult follow(CoordinatorClient &client, int64_t sweepId,
     if (stop) {
       printer.interrupted();
       return FollowResult::Interrupted;
+    }
+    if (isStoreRetry(status)) {
+      // It answered; reading the sweep's state failed (a busy database).
+      printer.storeProblem(status.error_message());
+      std::this_thread::sleep_for(500ms);
+      continue;
     }
     if (!isUnreachable(status) && !reach.expired()) {
       printer.interrupted();
