@@ -23,6 +23,57 @@ void JobQueue::changed() {
   cv.notify_all();
 }
 
+std::optional<SubmitResult> JobQueue::findSweep(const std::string &specHash) {
+  Statement &find = store.prepare(
+      "SELECT id FROM sweeps WHERE spec_hash = ?1 ORDER BY id DESC");
+  find.bind(1, specHash);
+  if (!find.step()) {
+    find.reset();
+    return std::nullopt;
+  }
+  SubmitResult result;
+  result.sweepId = find.getInt(0);
+  result.resumed = true;
+  find.reset();
+  Statement &count = store.prepare(
+      "SELECT COUNT(*), COALESCE(SUM(state = 'cached'), 0) FROM jobs "
+      "WHERE sweep_id = ?1 AND state IN ('done', 'failed', 'cached')");
+  count.bind(1, result.sweepId);
+  count.step();
+  result.finished = count.getInt(0);
+  result.cached = count.getInt(1);
+  count.reset();
+  return result;
+}
+
+bool JobQueue::insertJob(int64_t sweepId, const ExpandedJob &job, bool force,
+                         double now) {
+  std::optional<int64_t> stored;
+  if (!force)
+    stored = store.findResult(job.contentKey);
+  Statement &insert = store.prepare(
+      "INSERT INTO jobs(sweep_id, content_key, model_hash, model_name, "
+      "variant, kind, preset, options, measurement, state, result_id, "
+      "finished_at, cpu_class, forced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
+      "?8, ?9, ?10, ?11, ?12, ?13, ?14)");
+  insert.bind(1, sweepId)
+      .bind(2, job.contentKey)
+      .bind(3, job.modelHash)
+      .bind(4, job.modelName)
+      .bind(5, job.variant.name)
+      .bind(6, static_cast<int64_t>(job.variant.kind))
+      .bind(7, job.variant.preset)
+      .bind(8, job.variant.options)
+      .bindBlob(9, job.measurement.SerializeAsString())
+      .bind(10, stored ? "cached" : "pending")
+      .bind(13, job.cpuClass)
+      .bind(14, static_cast<int64_t>(force));
+  if (stored)
+    insert.bind(11, *stored).bind(12, now);
+  insert.run();
+  return stored.has_value();
+}
+
 SubmitResult JobQueue::submit(const std::string &name,
                               const std::string &specText,
                               llvm::ArrayRef<ModelContent> models,
@@ -36,28 +87,13 @@ SubmitResult JobQueue::submit(const std::string &name,
 
   std::lock_guard<std::mutex> lock(mutex);
   SubmitResult result = store.transaction([&] {
+    if (!force)
+      if (std::optional<SubmitResult> resumed = findSweep(specHash)) {
+        resumed->jobs = jobs.size();
+        return *resumed;
+      }
     SubmitResult result;
     result.jobs = jobs.size();
-    if (!force) {
-      Statement &find = store.prepare(
-          "SELECT id FROM sweeps WHERE spec_hash = ?1 ORDER BY id DESC");
-      find.bind(1, specHash);
-      if (find.step()) {
-        result.sweepId = find.getInt(0);
-        result.resumed = true;
-        find.reset();
-        Statement &count = store.prepare(
-            "SELECT COUNT(*), COALESCE(SUM(state = 'cached'), 0) FROM jobs "
-            "WHERE sweep_id = ?1 AND state IN ('done', 'failed', 'cached')");
-        count.bind(1, result.sweepId);
-        count.step();
-        result.finished = count.getInt(0);
-        result.cached = count.getInt(1);
-        count.reset();
-        return result;
-      }
-      find.reset();
-    }
     store
         .prepare("INSERT INTO sweeps(name, spec_hash, spec_text, "
                  "submitted_at) VALUES (?1, ?2, ?3, ?4)")
@@ -70,32 +106,8 @@ SubmitResult JobQueue::submit(const std::string &name,
     for (const ModelContent &model : models)
       store.putModel(sha256Hex(model.content), model.name, model.extension,
                      model.content);
-    for (const ExpandedJob &job : jobs) {
-      std::optional<int64_t> stored;
-      if (!force)
-        stored = store.findResult(job.contentKey);
-      Statement &insert = store.prepare(
-          "INSERT INTO jobs(sweep_id, content_key, model_hash, model_name, "
-          "variant, kind, preset, options, measurement, state, result_id, "
-          "finished_at, cpu_class, forced) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
-          "?8, ?9, ?10, ?11, ?12, ?13, ?14)");
-      insert.bind(1, result.sweepId)
-          .bind(2, job.contentKey)
-          .bind(3, job.modelHash)
-          .bind(4, job.modelName)
-          .bind(5, job.variant.name)
-          .bind(6, static_cast<int64_t>(job.variant.kind))
-          .bind(7, job.variant.preset)
-          .bind(8, job.variant.options)
-          .bindBlob(9, job.measurement.SerializeAsString())
-          .bind(10, stored ? "cached" : "pending")
-          .bind(13, job.cpuClass)
-          .bind(14, static_cast<int64_t>(force));
-      if (stored)
-        insert.bind(11, *stored).bind(12, now);
-      insert.run();
-      result.cached += stored.has_value();
-    }
+    for (const ExpandedJob &job : jobs)
+      result.cached += insertJob(result.sweepId, job, force, now);
     return result;
   });
   changed();
@@ -224,6 +236,39 @@ void JobQueue::recordSuccess(int64_t jobId, const std::string &key,
       .run();
 }
 
+void JobQueue::recordFailure(int64_t jobId, int64_t workerId,
+                             const JobReport &report, double now) {
+  store
+      .prepare("UPDATE jobs SET state = 'failed', worker_id = ?2, "
+               "lease_deadline = NULL, error = ?3, exit_code = ?4, "
+               "signal = ?5, stderr_tail = ?6, provenance_json = ?7, "
+               "finished_at = ?8 WHERE id = ?1")
+      .bind(1, jobId)
+      .bind(2, workerId)
+      .bind(3, report.error)
+      .bind(4, static_cast<int64_t>(report.exitCode))
+      .bind(5, static_cast<int64_t>(report.signal))
+      .bind(6, report.stderrTail)
+      .bind(7, report.provenanceJson)
+      .bind(8, now)
+      .run();
+}
+
+void JobQueue::recordInfrastructureError(int64_t jobId, int64_t attempts,
+                                         const JobReport &report, double now) {
+  bool last = attempts >= policy.maxAttempts;
+  store
+      .prepare("UPDATE jobs SET state = ?2, worker_id = NULL, "
+               "lease_deadline = NULL, not_before = ?3, error = ?4, "
+               "finished_at = ?5 WHERE id = ?1")
+      .bind(1, jobId)
+      .bind(2, last ? "failed" : "pending")
+      .bind(3, now + backoff(attempts))
+      .bind(4, report.error + (last ? " (no attempts left)" : ""))
+      .bind(5, last ? now : 0.0)
+      .run();
+}
+
 bool JobQueue::report(int64_t jobId, int64_t leaseId, int64_t workerId,
                       const JobReport &report, double now) {
   std::lock_guard<std::mutex> lock(mutex);
@@ -249,37 +294,14 @@ bool JobQueue::report(int64_t jobId, int64_t leaseId, int64_t workerId,
       recordSuccess(jobId, key, workerId, report, now);
       return true;
     case JobOutcome::Failed:
-      store
-          .prepare("UPDATE jobs SET state = 'failed', worker_id = ?2, "
-                   "lease_deadline = NULL, error = ?3, exit_code = ?4, "
-                   "signal = ?5, stderr_tail = ?6, provenance_json = ?7, "
-                   "finished_at = ?8 WHERE id = ?1")
-          .bind(1, jobId)
-          .bind(2, workerId)
-          .bind(3, report.error)
-          .bind(4, static_cast<int64_t>(report.exitCode))
-          .bind(5, static_cast<int64_t>(report.signal))
-          .bind(6, report.stderrTail)
-          .bind(7, report.provenanceJson)
-          .bind(8, now)
-          .run();
+      recordFailure(jobId, workerId, report, now);
       return true;
-    case JobOutcome::InfrastructureError: {
+    case JobOutcome::InfrastructureError:
+      // Only the current lease's: an older one's worker was replaced.
       if (state != "leased" || leaseId != attempts)
         return false;
-      bool last = attempts >= policy.maxAttempts;
-      store
-          .prepare("UPDATE jobs SET state = ?2, worker_id = NULL, "
-                   "lease_deadline = NULL, not_before = ?3, error = ?4, "
-                   "finished_at = ?5 WHERE id = ?1")
-          .bind(1, jobId)
-          .bind(2, last ? "failed" : "pending")
-          .bind(3, now + backoff(attempts))
-          .bind(4, report.error + (last ? " (no attempts left)" : ""))
-          .bind(5, last ? now : 0.0)
-          .run();
+      recordInfrastructureError(jobId, attempts, report, now);
       return true;
-    }
     }
     return false;
   });

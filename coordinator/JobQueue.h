@@ -146,9 +146,19 @@ public:
   const std::string &databasePath() const { return store.getPath(); }
 
 private:
+  /// The newest sweep of these jobs, as a resumed submission; none if new.
+  std::optional<SubmitResult> findSweep(const std::string &specHash);
+  /// Adds one job of sweep `sweepId`; true if a stored result answers it.
+  bool insertJob(int64_t sweepId, const ExpandedJob &job, bool force,
+                 double now);
   double backoff(int64_t attempts) const;
   void recordSuccess(int64_t jobId, const std::string &key, int64_t workerId,
                      const JobReport &report, double now);
+  void recordFailure(int64_t jobId, int64_t workerId, const JobReport &report,
+                     double now);
+  /// Back to pending after a backoff, or failed once no attempts are left.
+  void recordInfrastructureError(int64_t jobId, int64_t attempts,
+                                 const JobReport &report, double now);
   int expireLocked(double now);
   void changed();
 
