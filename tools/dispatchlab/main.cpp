@@ -10,6 +10,7 @@
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 #include "tools/dispatchlab/commands/DiffCommand.h"
 #include "tools/dispatchlab/commands/ImportCommand.h"
+#include "tools/dispatchlab/commands/JobsCommand.h"
 #include "tools/dispatchlab/commands/QueryCommand.h"
 #include "tools/dispatchlab/commands/ReportCommand.h"
 #include "tools/dispatchlab/commands/ReproduceCommand.h"
@@ -37,6 +38,7 @@ const Subcommand kSubcommands[] = {
     {dispatchlab::getQuerySubcommand, dispatchlab::runQueryCommand},
     {dispatchlab::getReportSubcommand, dispatchlab::runReportCommand},
     {dispatchlab::getShowSubcommand, dispatchlab::runShowCommand},
+    {dispatchlab::getJobsSubcommand, dispatchlab::runJobsCommand},
     {dispatchlab::getDiffSubcommand, dispatchlab::runDiffCommand},
     {dispatchlab::getReproduceSubcommand, dispatchlab::runReproduceCommand},
     {dispatchlab::getRunSubcommand, dispatchlab::runRunCommand},
@@ -59,7 +61,7 @@ const char kOverview[] =
     "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
     "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
     "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n"
-    "  dispatchlab report|query|show|diff|reproduce ... [--db FILE]\n";
+    "  dispatchlab report|query|show|diff|reproduce|jobs ... [--db FILE]\n";
 } // namespace
 
 int main(int argc, char **argv) {

@@ -4,6 +4,7 @@
 
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 #include "tools/dispatchlab/commands/DiffCommand.h"
+#include "tools/dispatchlab/commands/JobsCommand.h"
 #include "tools/dispatchlab/commands/QueryCommand.h"
 #include "tools/dispatchlab/commands/ReportCommand.h"
 #include "tools/dispatchlab/commands/ReproduceCommand.h"
@@ -42,6 +43,6 @@ cl::opt<std::string> databasePath(
     cl::sub(getSweepSubcommand()), cl::sub(getCoordinatorSubcommand()),
     cl::sub(getQuerySubcommand()), cl::sub(getReportSubcommand()),
     cl::sub(getShowSubcommand()), cl::sub(getDiffSubcommand()),
-    cl::sub(getReproduceSubcommand()));
+    cl::sub(getReproduceSubcommand()), cl::sub(getJobsSubcommand()));
 
 } // namespace dispatchlab
