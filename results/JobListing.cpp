@@ -27,9 +27,11 @@ std::vector<JobListing> listJobs(ResultStore &store, const JobFilter &filter) {
       "SELECT j.id, j.sweep_id, s.name, j.model_name, j.model_hash, "
       "COALESCE(m.extension, ''), j.variant, j.kind, j.state, j.preset, "
       "j.options, j.measurement, COALESCE(j.error, ''), "
-      "COALESCE(j.stderr_tail, ''), j.result_id, j.attempts FROM jobs j "
-      "JOIN sweeps s ON s.id = j.sweep_id LEFT JOIN models m ON m.hash = "
-      "j.model_hash WHERE (?1 < 0 OR j.sweep_id = ?1) AND (?2 = '' OR "
+      "COALESCE(j.stderr_tail, ''), j.result_id, j.attempts, "
+      "COALESCE(r.stats_json, '') FROM jobs j JOIN sweeps s ON s.id = "
+      "j.sweep_id LEFT JOIN models m ON m.hash = j.model_hash LEFT JOIN "
+      "results r ON r.id = j.result_id WHERE (?1 < 0 OR j.sweep_id = ?1) AND "
+      "(?2 = '' OR "
       "j.state = ?2) AND (?3 < 0 OR j.id = ?3) ORDER BY j.id");
   query.bind(1, filter.sweepId.value_or(-1))
       .bind(2, filter.state ? toStoredState(*filter.state) : "")
@@ -54,6 +56,7 @@ std::vector<JobListing> listJobs(ResultStore &store, const JobFilter &filter) {
     if (!query.isNull(14))
       job.resultId = query.getInt(14);
     job.attempts = query.getInt(15);
+    job.statsJson = query.getText(16);
     if (job.state == "failed")
       job.failureClass = classifyFailure(job.error);
     jobs.push_back(std::move(job));

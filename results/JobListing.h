@@ -38,6 +38,8 @@ struct JobListing {
   /// classifyFailure of the error; empty unless the job failed.
   std::string failureClass;
   std::optional<int64_t> resultId;
+  /// The result's stats JSON; empty without a result.
+  std::string statsJson;
   int64_t attempts = 0;
 };
 

@@ -152,6 +152,7 @@ void printSummary(ResultStore &store, const StoredResult &result,
   if (!result.worker.empty())
     os << "  worker       " << result.worker << "\n";
   os << "  provenance   " << result.provenanceJson << "\n";
+  printLatency(result.statsJson, os);
 
   Statement &jobs = store.prepare(
       "SELECT s.name, s.id, j.model_name, j.model_hash, j.variant, j.preset, "

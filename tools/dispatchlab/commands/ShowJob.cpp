@@ -4,6 +4,8 @@
 
 #include "tools/dispatchlab/commands/JobsCommand.h"
 
+#include "proto/ProtoJson.h"
+#include "results/Formatters.h"
 #include "workers/JobHandlers.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -46,6 +48,19 @@ void printIndented(llvm::StringRef label, llvm::StringRef text,
     os << "    " << line.rtrim() << "\n";
 }
 } // namespace
+
+void printLatency(llvm::StringRef statsJson, llvm::raw_ostream &os) {
+  if (statsJson.empty())
+    return;
+  llvm::Expected<results::CompileStats> stats =
+      parseProtoJson<results::CompileStats>(statsJson);
+  if (!stats) {
+    llvm::consumeError(stats.takeError());
+    return;
+  }
+  if (stats->run().has_latency())
+    os << "  latency      " << describeLatency(stats->run().latency()) << "\n";
+}
 
 std::string reproduceCommand(const JobListing &job) {
   coordinator::Job leased;
@@ -94,6 +109,7 @@ void printJob(const JobListing &job, llvm::raw_ostream &os) {
   if (job.resultId)
     os << "  result       " << *job.resultId << " (dispatchlab show "
        << *job.resultId << ")\n";
+  printLatency(job.statsJson, os);
   if (std::string command = reproduceCommand(job); !command.empty()) {
     os << "  reproduce    " << command << "\n";
     if (llvm::StringRef(command).contains(localModelPath(job)))

@@ -21,6 +21,10 @@ namespace dispatchlab {
 /// with the model as the spec named it.
 std::string reproduceCommand(const JobListing &job);
 
+/// "  latency      8.88 us median of 20 repetitions, cv 2.1%" for stats
+/// holding a run's measurement; nothing for others.
+void printLatency(llvm::StringRef statsJson, llvm::raw_ostream &os);
+
 /// The summary of `job` that `show --job` prints.
 void printJob(const JobListing &job, llvm::raw_ostream &os);
 
