@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <iterator>
 
 namespace dispatchlab {
@@ -82,6 +83,14 @@ void printGrid(const TextGrid &grid, OutputFormat format,
   printAligned(grid.header);
   for (const auto &row : grid.rows)
     printAligned(row);
+}
+
+std::string formatUtcTime(double seconds) {
+  std::time_t time = static_cast<std::time_t>(seconds);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S UTC",
+                std::gmtime(&time));
+  return buffer;
 }
 
 std::string formatDuration(double ms) {

@@ -34,6 +34,9 @@ struct TextGrid {
 void printGrid(const TextGrid &grid, OutputFormat format,
                llvm::raw_ostream &os);
 
+/// Unix seconds as "2026-12-01 18:09:13 UTC".
+std::string formatUtcTime(double seconds);
+
 /// Three significant digits in the unit that fits: "1.53 us", "152 ms".
 std::string formatDuration(double ms);
 

@@ -1,6 +1,7 @@
 //===- JobListingTest.cpp - every job of a database, failed or not --------===//
 
 #include "results/JobListing.h"
+#include "results/SweepListing.h"
 
 #include <gtest/gtest.h>
 
@@ -79,4 +80,25 @@ TEST_F(JobListingTest, FindsJobsById) {
 TEST_F(JobListingTest, StderrNamesTheModelNotTheScratchCopy) {
   EXPECT_EQ(stderrNamingModel(*findJob(store, 2)),
             "../m.mlir:5:3: error: boom\nat ../m.mlir");
+}
+
+TEST_F(JobListingTest, SweepsCountTheirJobsByState) {
+  store.exec("UPDATE results SET provenance_json = "
+             "'{\"dispatchlab_commit\": \"abc\"}'");
+  store.exec("UPDATE jobs SET provenance_json = "
+             "'{\"dispatchlab_commit\": \"def\"}' WHERE state = 'failed'");
+  store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, submitted_at) "
+             "VALUES ('empty', 'z', '', 2)");
+  std::vector<SweepListing> sweeps = listSweeps(store);
+  ASSERT_EQ(sweeps.size(), 3u);
+  EXPECT_EQ(sweeps[0].name, "a");
+  EXPECT_EQ(sweeps[0].running, 1);
+  EXPECT_EQ(sweeps[0].commits, "");
+  EXPECT_EQ(sweeps[1].jobs, 2);
+  EXPECT_EQ(sweeps[1].done, 1);
+  EXPECT_EQ(sweeps[1].failed, 1);
+  EXPECT_EQ(sweeps[1].pending, 0);
+  EXPECT_EQ(sweeps[1].commits, "abc,def");
+  EXPECT_EQ(sweeps[2].jobs, 0);
+  EXPECT_EQ(sweeps[2].specHash, "z");
 }

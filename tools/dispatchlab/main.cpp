@@ -17,6 +17,7 @@
 #include "tools/dispatchlab/commands/RunCommand.h"
 #include "tools/dispatchlab/commands/ShowCommand.h"
 #include "tools/dispatchlab/commands/SweepCommand.h"
+#include "tools/dispatchlab/commands/SweepsCommand.h"
 #include "tools/dispatchlab/commands/WorkerCommand.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -39,6 +40,7 @@ const Subcommand kSubcommands[] = {
     {dispatchlab::getReportSubcommand, dispatchlab::runReportCommand},
     {dispatchlab::getShowSubcommand, dispatchlab::runShowCommand},
     {dispatchlab::getJobsSubcommand, dispatchlab::runJobsCommand},
+    {dispatchlab::getSweepsSubcommand, dispatchlab::runSweepsCommand},
     {dispatchlab::getDiffSubcommand, dispatchlab::runDiffCommand},
     {dispatchlab::getReproduceSubcommand, dispatchlab::runReproduceCommand},
     {dispatchlab::getRunSubcommand, dispatchlab::runRunCommand},
@@ -61,7 +63,8 @@ const char kOverview[] =
     "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
     "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
     "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n"
-    "  dispatchlab report|query|show|diff|reproduce|jobs ... [--db FILE]\n";
+    "  dispatchlab report|query|show|diff|reproduce|jobs|sweeps ... [--db "
+    "FILE]\n";
 } // namespace
 
 int main(int argc, char **argv) {

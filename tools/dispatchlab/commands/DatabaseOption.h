@@ -10,8 +10,8 @@
 
 namespace dispatchlab {
 
-/// `--db FILE` of sweep, coordinator, query, report, show, diff, reproduce
-/// and jobs: one option, one default.
+/// `--db FILE` of sweep, coordinator, query, report, show, diff, reproduce,
+/// jobs and sweeps: one option, one default.
 extern llvm::cl::opt<std::string> databasePath;
 
 /// $DISPATCHLAB_DB when set, else dispatchlab/dispatchlab.db under

@@ -29,8 +29,6 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <ctime>
-
 namespace cl = llvm::cl;
 
 namespace dispatchlab {
@@ -103,14 +101,6 @@ std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
   return std::nullopt;
 }
 
-std::string utcTime(double seconds) {
-  std::time_t time = static_cast<std::time_t>(seconds);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S UTC",
-                std::gmtime(&time));
-  return buffer;
-}
-
 /// The counts of a result's stats and its dispatch groups.
 void printStats(const StoredResult &result, llvm::raw_ostream &os) {
   llvm::Expected<results::CompileStats> stats =
@@ -147,7 +137,7 @@ void printSummary(ResultStore &store, const StoredResult &result,
                   llvm::raw_ostream &os) {
   os << "result " << result.id << "\n";
   os << "  content key  " << result.key << "\n";
-  os << "  created      " << utcTime(result.createdAt) << "\n";
+  os << "  created      " << formatUtcTime(result.createdAt) << "\n";
   os << llvm::formatv("  wall time    {0:F3} s\n", result.wallSeconds);
   if (!result.worker.empty())
     os << "  worker       " << result.worker << "\n";
