@@ -4,9 +4,8 @@
 // worker, the jobs that produced or reused it, its model and options, and
 // its dispatch groups; or, with --job, about one job (ShowJob.h), which may
 // have failed and so have no result. The database keeps stats only, so
-// `--emit=dot` and
-// `--emit=dispatch-ir` compile the stored model bytes again with the stored
-// options.
+// `--emit=dot` and `--emit=dispatch-ir` compile the stored model bytes again
+// with the stored options.
 //
 //===----------------------------------------------------------------------===//
 
@@ -241,9 +240,7 @@ int recompile(ResultStore &store, const StoredResult &result) {
     error() << "cannot run " << self << ": " << message << "\n";
   return rc == 0 ? 0 : 1;
 }
-} // namespace
 
-namespace {
 /// `show --job`: the job's summary or model bytes, else what its result
 /// shows; nothing, after saying why, when the job has no such thing.
 std::optional<StoredResult> showJob(ResultStore &store, int &rc) {
