@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <ctime>
 #include <iterator>
 
 namespace dispatchlab {
@@ -84,8 +85,15 @@ void printGrid(const TextGrid &grid, OutputFormat format,
     printAligned(row);
 }
 
-/// Three significant digits in the unit that fits: "1.53 us", "152 ms".
-static std::string formatDuration(double ms) {
+std::string formatUtcTime(double seconds) {
+  std::time_t time = static_cast<std::time_t>(seconds);
+  char buffer[32];
+  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S UTC",
+                std::gmtime(&time));
+  return buffer;
+}
+
+std::string formatDuration(double ms) {
   static const struct {
     double scale;
     const char *unit;
@@ -98,6 +106,18 @@ static std::string formatDuration(double ms) {
                       : std::abs(value) >= 10 ? "{0:F1} {1}"
                                               : "{0:F2} {1}";
   return llvm::formatv(style, value, kUnits[u].unit).str();
+}
+
+std::string formatCoefficientOfVariation(double cv) {
+  return llvm::formatv("{0:F1}%", cv * 100).str();
+}
+
+std::string describeLatency(const results::Latency &latency) {
+  return llvm::formatv("{0} median of {1} repetitions, cv {2}",
+                       formatDuration(latency.median_ms()),
+                       latency.repetitions(),
+                       formatCoefficientOfVariation(latency.cv()))
+      .str();
 }
 
 static std::string formatNumber(double value, const Metric &metric) {

@@ -34,6 +34,18 @@ struct TextGrid {
 void printGrid(const TextGrid &grid, OutputFormat format,
                llvm::raw_ostream &os);
 
+/// Unix seconds as "2026-12-01 18:09:13 UTC".
+std::string formatUtcTime(double seconds);
+
+/// Three significant digits in the unit that fits: "1.53 us", "152 ms".
+std::string formatDuration(double ms);
+
+/// A coefficient of variation (stddev / mean) as a percentage: "2.1%".
+std::string formatCoefficientOfVariation(double cv);
+
+/// A run's latency in a line: "8.88 us median of 20 repetitions, cv 2.1%".
+std::string describeLatency(const results::Latency &latency);
+
 /// One cell as shown in tables: "300", "0.83x (-51)", "timeout", ...
 std::string formatPivotCell(const PivotCell &cell, const Metric &metric,
                             bool relative);

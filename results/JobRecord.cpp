@@ -4,6 +4,8 @@
 
 #include "proto/ProtoJson.h"
 
+#include "llvm/ADT/STLExtras.h"
+
 namespace dispatchlab {
 
 std::string classifyFailure(llvm::StringRef error) {
@@ -22,6 +24,35 @@ std::string classifyFailure(llvm::StringRef error) {
   if (at != llvm::StringRef::npos)
     return ("failed: " + error.substr(at + 7).trim()).str();
   return ("failed: " + error).str();
+}
+
+llvm::StringRef failureKind(llvm::StringRef error) {
+  error = error.split('\n').first.trim();
+  if (error.starts_with("timed out"))
+    return "timeout";
+  if (error.starts_with("memory limit"))
+    return "memory limit";
+  if (error.starts_with("killed by signal"))
+    return "crash";
+  return "error";
+}
+
+std::string countFailureKinds(llvm::ArrayRef<std::string> errors) {
+  std::vector<std::pair<llvm::StringRef, int>> counts;
+  for (const std::string &error : errors) {
+    llvm::StringRef kind = failureKind(error);
+    auto it =
+        llvm::find_if(counts, [&](auto &count) { return count.first == kind; });
+    if (it == counts.end())
+      counts.push_back({kind, 1});
+    else
+      ++it->second;
+  }
+  std::string text;
+  for (auto &[kind, count] : counts)
+    text +=
+        (text.empty() ? "" : ", ") + std::to_string(count) + " " + kind.str();
+  return text;
 }
 
 std::optional<results::CompileStats> JobRecord::stats() const {

@@ -11,6 +11,7 @@
 
 #include "proto/results.pb.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -45,6 +46,14 @@ std::optional<LatencyRecord> latencyOf(const JobRecord &job);
 /// A failure's class for a table cell: "timeout", "crash (Segmentation
 /// fault)", "failed: <dispatchlab's error line>", ...
 std::string classifyFailure(llvm::StringRef error);
+
+/// A failure's class for counting: "timeout", "crash", "memory limit" or
+/// "error" (the child exited non-zero, or the worker refused the job).
+llvm::StringRef failureKind(llvm::StringRef error);
+
+/// Failures counted by kind, kinds in the order they first occur: "2
+/// crash, 1 error"; empty without failures.
+std::string countFailureKinds(llvm::ArrayRef<std::string> errors);
 
 } // namespace dispatchlab
 

@@ -318,3 +318,14 @@ TEST(LatencyFormat, NarrowIntervalsGetMoreDigits) {
             "1.0030x [1.0029, 1.0031] p<0.001");
   EXPECT_EQ(formatLatencyRatio(0.5, nullptr), "0.50x (no samples)");
 }
+
+TEST(LatencyFormat, MedianWithUnitAndCvAsPercentage) {
+  results::Latency latency;
+  latency.set_median_ms(0.00888);
+  latency.set_repetitions(20);
+  latency.set_cv(0.021);
+  EXPECT_EQ(describeLatency(latency),
+            "8.88 us median of 20 repetitions, cv 2.1%");
+  EXPECT_EQ(formatDuration(152.4), "152 ms");
+  EXPECT_EQ(formatCoefficientOfVariation(0.1944), "19.4%");
+}

@@ -156,6 +156,20 @@ TEST_F(ReportTest, FailureClasses) {
   EXPECT_EQ(classifyFailure("exit code 3"), "failed: exit code 3");
 }
 
+TEST_F(ReportTest, FailuresCountedByKind) {
+  EXPECT_EQ(failureKind("memory limit 680 MB exceeded (killed by signal 6 "
+                        "(Aborted))"),
+            "memory limit");
+  EXPECT_EQ(failureKind("exit code 1: error: expected non-function type"),
+            "error");
+  EXPECT_EQ(countFailureKinds({}), "");
+  EXPECT_EQ(countFailureKinds({"timed out after 10.00 s (killed)",
+                               "killed by signal 11 (Segmentation fault)",
+                               "exit code 1: error: x",
+                               "killed by signal 6 (Aborted)"}),
+            "1 timeout, 2 crash, 1 error");
+}
+
 TEST_F(ReportTest, Formats) {
   PivotRequest request;
   request.baseline = "o0";

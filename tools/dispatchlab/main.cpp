@@ -10,12 +10,14 @@
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 #include "tools/dispatchlab/commands/DiffCommand.h"
 #include "tools/dispatchlab/commands/ImportCommand.h"
+#include "tools/dispatchlab/commands/JobsCommand.h"
 #include "tools/dispatchlab/commands/QueryCommand.h"
 #include "tools/dispatchlab/commands/ReportCommand.h"
 #include "tools/dispatchlab/commands/ReproduceCommand.h"
 #include "tools/dispatchlab/commands/RunCommand.h"
 #include "tools/dispatchlab/commands/ShowCommand.h"
 #include "tools/dispatchlab/commands/SweepCommand.h"
+#include "tools/dispatchlab/commands/SweepsCommand.h"
 #include "tools/dispatchlab/commands/WorkerCommand.h"
 
 #include "llvm/Support/CommandLine.h"
@@ -37,6 +39,8 @@ const Subcommand kSubcommands[] = {
     {dispatchlab::getQuerySubcommand, dispatchlab::runQueryCommand},
     {dispatchlab::getReportSubcommand, dispatchlab::runReportCommand},
     {dispatchlab::getShowSubcommand, dispatchlab::runShowCommand},
+    {dispatchlab::getJobsSubcommand, dispatchlab::runJobsCommand},
+    {dispatchlab::getSweepsSubcommand, dispatchlab::runSweepsCommand},
     {dispatchlab::getDiffSubcommand, dispatchlab::runDiffCommand},
     {dispatchlab::getReproduceSubcommand, dispatchlab::runReproduceCommand},
     {dispatchlab::getRunSubcommand, dispatchlab::runRunCommand},
@@ -59,7 +63,8 @@ const char kOverview[] =
     "  dispatchlab sweep SPEC.txtpb [--coordinator HOST:PORT]\n"
     "  dispatchlab coordinator [--listen HOST:PORT] [--db FILE]\n"
     "  dispatchlab worker --coordinator HOST:PORT [--slots N]\n"
-    "  dispatchlab report|query|show|diff|reproduce ... [--db FILE]\n";
+    "  dispatchlab report|query|show|diff|reproduce|jobs|sweeps ... [--db "
+    "FILE]\n";
 } // namespace
 
 int main(int argc, char **argv) {

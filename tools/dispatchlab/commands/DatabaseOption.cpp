@@ -4,11 +4,13 @@
 
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 #include "tools/dispatchlab/commands/DiffCommand.h"
+#include "tools/dispatchlab/commands/JobsCommand.h"
 #include "tools/dispatchlab/commands/QueryCommand.h"
 #include "tools/dispatchlab/commands/ReportCommand.h"
 #include "tools/dispatchlab/commands/ReproduceCommand.h"
 #include "tools/dispatchlab/commands/ShowCommand.h"
 #include "tools/dispatchlab/commands/SweepCommand.h"
+#include "tools/dispatchlab/commands/SweepsCommand.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Support/Path.h"
@@ -42,6 +44,7 @@ cl::opt<std::string> databasePath(
     cl::sub(getSweepSubcommand()), cl::sub(getCoordinatorSubcommand()),
     cl::sub(getQuerySubcommand()), cl::sub(getReportSubcommand()),
     cl::sub(getShowSubcommand()), cl::sub(getDiffSubcommand()),
-    cl::sub(getReproduceSubcommand()));
+    cl::sub(getReproduceSubcommand()), cl::sub(getJobsSubcommand()),
+    cl::sub(getSweepsSubcommand()));
 
 } // namespace dispatchlab

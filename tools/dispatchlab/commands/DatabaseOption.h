@@ -1,4 +1,5 @@
-//===- DatabaseOption.h - the result database every command uses -*- C++ -*-===//
+//===- DatabaseOption.h - the result database every command uses -*- C++
+//-*-===//
 
 #ifndef DISPATCHLAB_TOOLS_DISPATCHLAB_COMMANDS_DATABASEOPTION_H
 #define DISPATCHLAB_TOOLS_DISPATCHLAB_COMMANDS_DATABASEOPTION_H
@@ -9,8 +10,8 @@
 
 namespace dispatchlab {
 
-/// `--db FILE` of sweep, coordinator, query, report, show, diff and
-/// reproduce: one option, one default.
+/// `--db FILE` of sweep, coordinator, query, report, show, diff, reproduce,
+/// jobs and sweeps: one option, one default.
 extern llvm::cl::opt<std::string> databasePath;
 
 /// $DISPATCHLAB_DB when set, else dispatchlab/dispatchlab.db under

@@ -2,15 +2,17 @@
 //
 // Everything the database holds about one result: its key, provenance,
 // worker, the jobs that produced or reused it, its model and options, and
-// its dispatch groups. The database keeps stats only, so `--emit=dot` and
-// `--emit=dispatch-ir` compile the stored model bytes again with the stored
-// options.
+// its dispatch groups; or, with --job, about one job (ShowJob.h), which may
+// have failed and so have no result. The database keeps stats only, so
+// `--emit=dot` and `--emit=dispatch-ir` compile the stored model bytes again
+// with the stored options.
 //
 //===----------------------------------------------------------------------===//
 
 #include "tools/dispatchlab/commands/ShowCommand.h"
 
 #include "tools/dispatchlab/commands/DatabaseOption.h"
+#include "tools/dispatchlab/commands/ShowJob.h"
 
 #include "core/support/Provenance.h"
 #include "proto/ProtoJson.h"
@@ -26,25 +28,28 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <ctime>
-
 namespace cl = llvm::cl;
 
 namespace dispatchlab {
 
 cl::SubCommand &getShowSubcommand() {
   static cl::SubCommand command(
-      "show", "Everything recorded for one result (by id or content key)");
+      "show", "Everything recorded for one result (by id or content key) "
+              "or, with --job, one job");
   return command;
 }
 
 namespace {
 cl::opt<std::string> selector(cl::Positional, cl::desc("RESULT_ID_OR_KEY"),
-                              cl::Required, cl::sub(getShowSubcommand()));
+                              cl::sub(getShowSubcommand()));
+cl::opt<std::string> jobSelector(
+    "job", cl::desc("Show this job (ids as `dispatchlab jobs` lists them)"),
+    cl::value_desc("JOB_ID"), cl::sub(getShowSubcommand()));
 cl::opt<std::string>
     emit("emit",
          cl::desc("summary (default), stats (the stored JSON), dot or "
-                  "dispatch-ir (compiled again from the stored model)"),
+                  "dispatch-ir (compiled again from the stored model); "
+                  "with --job also model (the stored model bytes)"),
          cl::init("summary"), cl::sub(getShowSubcommand()));
 
 llvm::raw_ostream &error() {
@@ -95,14 +100,6 @@ std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
   return std::nullopt;
 }
 
-std::string utcTime(double seconds) {
-  std::time_t time = static_cast<std::time_t>(seconds);
-  char buffer[32];
-  std::strftime(buffer, sizeof(buffer), "%Y-%m-%d %H:%M:%S UTC",
-                std::gmtime(&time));
-  return buffer;
-}
-
 /// The counts of a result's stats and its dispatch groups.
 void printStats(const StoredResult &result, llvm::raw_ostream &os) {
   llvm::Expected<results::CompileStats> stats =
@@ -139,11 +136,12 @@ void printSummary(ResultStore &store, const StoredResult &result,
                   llvm::raw_ostream &os) {
   os << "result " << result.id << "\n";
   os << "  content key  " << result.key << "\n";
-  os << "  created      " << utcTime(result.createdAt) << "\n";
+  os << "  created      " << formatUtcTime(result.createdAt) << "\n";
   os << llvm::formatv("  wall time    {0:F3} s\n", result.wallSeconds);
   if (!result.worker.empty())
     os << "  worker       " << result.worker << "\n";
   os << "  provenance   " << result.provenanceJson << "\n";
+  printLatency(result.statsJson, os);
 
   Statement &jobs = store.prepare(
       "SELECT s.name, s.id, j.model_name, j.model_hash, j.variant, j.preset, "
@@ -242,23 +240,83 @@ int recompile(ResultStore &store, const StoredResult &result) {
     error() << "cannot run " << self << ": " << message << "\n";
   return rc == 0 ? 0 : 1;
 }
+
+/// `show --job`: the job's summary or model bytes, else what its result
+/// shows; nothing, after saying why, when the job has no such thing.
+std::optional<StoredResult> showJob(ResultStore &store, int &rc) {
+  int64_t id = 0;
+  std::optional<JobListing> job;
+  if (!llvm::StringRef(jobSelector).getAsInteger(10, id))
+    job = findJob(store, id);
+  rc = 1;
+  if (!job) {
+    error() << "no job '" << jobSelector << "' in " << databasePath
+            << " (dispatchlab jobs lists a sweep's jobs)\n";
+    return std::nullopt;
+  }
+  rc = 0;
+  if (emit == "summary") {
+    printJob(*job, llvm::outs());
+    return std::nullopt;
+  }
+  if (emit == "model") {
+    if (std::optional<StoredModel> model = store.getModel(job->modelHash)) {
+      llvm::outs() << model->content;
+      return std::nullopt;
+    }
+    error() << "the database has no bytes for model " << job->model
+            << " of job " << job->id << "\n";
+  } else if (job->resultId) {
+    std::string problem;
+    if (std::optional<StoredResult> result =
+            findResult(store, std::to_string(*job->resultId), problem))
+      return result;
+    error() << problem << "\n";
+  } else {
+    error() << "job " << job->id << " (" << job->model << ", variant "
+            << job->variant << ") is " << job->state
+            << " and has no result for --emit=" << emit << "\n";
+  }
+  rc = 1;
+  return std::nullopt;
+}
+
+/// The result to show, or nothing after printing what there was to print
+/// (rc says whether that went well).
+std::optional<StoredResult> selectResult(ResultStore &store, int &rc) {
+  if (!jobSelector.empty())
+    return showJob(store, rc);
+  std::string problem;
+  std::optional<StoredResult> result = findResult(store, selector, problem);
+  rc = result ? 0 : 1;
+  if (!result)
+    error() << problem << "\n";
+  return result;
+}
 } // namespace
 
 int runShowCommand() {
+  bool jobOnly = emit == "model";
   if (emit != "summary" && emit != "stats" && emit != "dot" &&
-      emit != "dispatch-ir") {
+      emit != "dispatch-ir" && !jobOnly) {
     error() << "unknown --emit '" << emit
-            << "' (summary, stats, dot, dispatch-ir)\n";
+            << "' (summary, stats, dot, dispatch-ir; model with --job)\n";
+    return 2;
+  }
+  if (selector.empty() == jobSelector.empty() ||
+      (jobOnly && jobSelector.empty())) {
+    error() << (jobOnly ? "--emit=model needs --job JOB_ID"
+                        : "name one result (RESULT_ID_OR_KEY) or one job "
+                          "(--job JOB_ID)")
+            << "\n";
     return 2;
   }
   try {
     ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::string problem;
-    std::optional<StoredResult> result = findResult(store, selector, problem);
-    if (!result) {
-      error() << problem << "\n";
-      return 1;
-    }
+    int rc = 0;
+    std::optional<StoredResult> result = selectResult(store, rc);
+    if (!result)
+      return rc;
     if (emit == "summary")
       printSummary(store, *result, llvm::outs());
     else if (emit == "stats")

@@ -19,6 +19,7 @@
 #include "coordinator/SweepSize.h"
 #include "coordinator/SweepSpec.h"
 #include "core/support/SignalFlag.h"
+#include "results/JobRecord.h"
 #include "tools/dispatchlab/commands/SweepTable.h"
 #include "workers/Worker.h"
 
@@ -297,16 +298,18 @@ FollowResult follow(CoordinatorClient &client, int64_t sweepId,
   }
 }
 
-/// Submits and follows the sweep to its end.
+/// Submits and follows the sweep, whose id it sets, to its end.
 FollowResult submitAndFollow(CoordinatorClient &client,
                              const LoadedSpec &loaded, bool forceRerun,
                              const std::atomic<bool> &stop,
-                             coordinator::SweepProgress &final) {
+                             coordinator::SweepProgress &final,
+                             int64_t &sweepId) {
   std::optional<coordinator::SubmitSweepReply> reply =
       submit(client, loaded, forceRerun);
   if (!reply)
     return FollowResult::Failed;
-  return follow(client, reply->sweep_id(), stop, final);
+  sweepId = reply->sweep_id();
+  return follow(client, sweepId, stop, final);
 }
 
 /// The embedded run: a coordinator on a free loopback port with a fresh
@@ -314,7 +317,7 @@ FollowResult submitAndFollow(CoordinatorClient &client,
 FollowResult runEmbedded(const LoadedSpec &loaded,
                          const EmbeddedSweepOptions &options,
                          const std::atomic<bool> &stop,
-                         coordinator::SweepProgress &final) {
+                         coordinator::SweepProgress &final, int64_t &sweepId) {
   // The local workers are all of this host's CPU class: run jobs bound to
   // another would wait for a worker that never comes.
   KeyContext context = KeyContext::current();
@@ -361,7 +364,7 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
       [&] { llvm::consumeError(worker.run(stopWorkers)); });
   CoordinatorClient client({server.address(), config.token, ""});
   FollowResult result =
-      submitAndFollow(client, loaded, options.force, stop, final);
+      submitAndFollow(client, loaded, options.force, stop, final, sweepId);
   stopWorkers = true;
   workerThread.join();
   // The workers abandoned their jobs without reporting: put them back now
@@ -370,6 +373,30 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   server.shutdown();
   return result;
 }
+
+/// 0 when no job of the finished sweep failed; else kExitJobsFailed, after
+/// a line counting the failures by kind and naming the command that lists
+/// them.
+int finishedStatus(const coordinator::SweepProgress &final, int64_t sweepId) {
+  if (final.failed() == 0)
+    return 0;
+  std::vector<std::string> errors;
+  for (const coordinator::JobRow &job : final.rows())
+    if (job.state() == "failed")
+      errors.push_back(job.error());
+  // A remote sweep's database is the coordinator's, wherever it runs.
+  std::string dbFlag =
+      coordinatorAddress.empty() && databasePath.getNumOccurrences()
+          ? " --db " + databasePath
+          : "";
+  llvm::outs().flush();
+  llvm::errs() << llvm::formatv(
+      "sweep {0}: {1} of {2} jobs failed: {3}; see: dispatchlab jobs "
+      "--sweep {4} --state failed{5}\n",
+      final.name(), final.failed(), final.total(), countFailureKinds(errors),
+      sweepId, dbFlag);
+  return kExitJobsFailed;
+}
 } // namespace
 
 int runEmbeddedSweep(const LoadedSpec &loaded,
@@ -377,8 +404,9 @@ int runEmbeddedSweep(const LoadedSpec &loaded,
                      coordinator::SweepProgress &final) {
   std::atomic<bool> &stop = stopOnInterrupt();
   FollowResult result;
+  int64_t sweepId = 0;
   try {
-    result = runEmbedded(loaded, options, stop, final);
+    result = runEmbedded(loaded, options, stop, final, sweepId);
   } catch (const std::exception &e) {
     error() << e.what() << "\n";
     return 1;
@@ -405,17 +433,18 @@ int runSweepCommand() {
   std::atomic<bool> &stop = stopOnInterrupt();
   coordinator::SweepProgress final;
   FollowResult result;
+  int64_t sweepId = 0;
   try {
     if (!coordinatorAddress.empty()) {
       CoordinatorClient client(
           {coordinatorAddress, resolveToken(tokenFile), tlsCa});
-      result = submitAndFollow(client, *loaded, force, stop, final);
+      result = submitAndFollow(client, *loaded, force, stop, final, sweepId);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
                         "goes on at the coordinator\n";
     } else {
-      result =
-          runEmbedded(*loaded, {databasePath, workers, force}, stop, final);
+      result = runEmbedded(*loaded, {databasePath, workers, force}, stop, final,
+                           sweepId);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: interrupted; run the same "
                         "command again to resume (finished jobs are kept in "
@@ -430,13 +459,7 @@ int runSweepCommand() {
   if (result == FollowResult::Failed)
     return 1;
   printSweepTable(final, llvm::outs());
-  // The table says why; the exit status says that nothing was measured.
-  if (final.total() > 0 && final.failed() == final.total()) {
-    llvm::outs().flush();
-    error() << "every job of sweep '" << final.name() << "' failed\n";
-    return 1;
-  }
-  return 0;
+  return finishedStatus(final, sweepId);
 }
 
 } // namespace dispatchlab

@@ -14,7 +14,13 @@ namespace dispatchlab {
 
 llvm::cl::SubCommand &getSweepSubcommand();
 
-/// Runs `dispatchlab sweep` with the parsed options; returns the exit code.
+/// `dispatchlab sweep`'s exit status when the sweep finished and some of its
+/// jobs failed (1: the sweep could not run or be followed, 2: bad usage or
+/// spec, 130: interrupted).
+constexpr int kExitJobsFailed = 3;
+
+/// Runs `dispatchlab sweep` with the parsed options; returns the exit code:
+/// 0 when every job is done or cached, else as kExitJobsFailed says.
 int runSweepCommand();
 
 struct EmbeddedSweepOptions {

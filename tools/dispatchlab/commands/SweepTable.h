@@ -10,7 +10,8 @@
 namespace dispatchlab {
 
 /// One line per job: model, variant, state, the dispatch statistics of a
-/// result, or the error of a failure.
+/// result (with latency median and cv when the sweep has run results), or
+/// the error of a failure.
 void printSweepTable(const coordinator::SweepProgress &progress,
                      llvm::raw_ostream &os);
 

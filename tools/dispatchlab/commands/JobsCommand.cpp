@@ -1,0 +1,102 @@
+//===- JobsCommand.cpp - `dispatchlab jobs` -------------------------------===//
+//
+// One line per job of a sweep, of any state: the way to a failed job, which
+// has no result for `report` or `show RESULT` to find.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tools/dispatchlab/commands/JobsCommand.h"
+
+#include "tools/dispatchlab/commands/DatabaseOption.h"
+
+#include "proto/sweep.pb.h"
+#include "results/Formatters.h"
+#include "results/JobListing.h"
+#include "results/ReportQueries.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/WithColor.h"
+#include "llvm/Support/raw_ostream.h"
+
+namespace cl = llvm::cl;
+
+namespace dispatchlab {
+
+cl::SubCommand &getJobsSubcommand() {
+  static cl::SubCommand command(
+      "jobs", "The jobs of a sweep, failed or not: model, variant, state, "
+              "failure class, result id");
+  return command;
+}
+
+namespace {
+cl::opt<std::string>
+    sweepSelector("sweep", cl::desc("Sweep name or id (default: the latest)"),
+                  cl::value_desc("NAME|ID"), cl::sub(getJobsSubcommand()));
+cl::opt<std::string> stateFilter("state",
+                                 cl::desc("Only jobs in this state: pending, "
+                                          "running, done, failed or cached"),
+                                 cl::value_desc("STATE"),
+                                 cl::sub(getJobsSubcommand()));
+
+llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), "dispatchlab jobs");
+}
+
+void printJobs(const SweepRef &ref, const std::vector<JobListing> &jobs,
+               size_t total, llvm::raw_ostream &os) {
+  os << llvm::formatv("sweep {0} (#{1}): ", ref.name, ref.id);
+  if (stateFilter.empty())
+    os << llvm::formatv("{0} jobs\n", total);
+  else
+    os << llvm::formatv("{0} of {1} jobs {2}\n", jobs.size(), total,
+                        stateFilter);
+  TextGrid grid;
+  grid.header = {"job",   "model",   "variant", "kind",
+                 "state", "failure", "result"};
+  grid.numeric = {true, false, false, false, false, false, true};
+  for (const JobListing &job : jobs)
+    grid.rows.push_back({std::to_string(job.id), job.model, job.variant,
+                         jobKindName(job.kind), job.state, job.failureClass,
+                         job.resultId ? std::to_string(*job.resultId) : ""});
+  printGrid(grid, OutputFormat::Table, os);
+}
+} // namespace
+
+std::string jobKindName(int64_t kind) {
+  if (!sweep::JobKind_IsValid(static_cast<int>(kind)))
+    return llvm::formatv("kind {0}", kind).str();
+  return llvm::StringRef(sweep::JobKind_Name(static_cast<sweep::JobKind>(kind)))
+      .lower();
+}
+
+int runJobsCommand() {
+  if (!stateFilter.empty() && !llvm::is_contained(jobStates(), stateFilter)) {
+    error() << "unknown --state '" << stateFilter << "' ("
+            << llvm::join(jobStates(), ", ") << ")\n";
+    return 2;
+  }
+  try {
+    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
+    std::optional<SweepRef> ref = findSweep(store, sweepSelector);
+    if (!ref) {
+      error() << describeMissingSweep(store, sweepSelector, databasePath)
+              << "\n";
+      return 1;
+    }
+    JobFilter filter;
+    filter.sweepId = ref->id;
+    size_t total = listJobs(store, filter).size();
+    if (!stateFilter.empty())
+      filter.state = stateFilter.getValue();
+    printJobs(*ref, listJobs(store, filter), total, llvm::outs());
+  } catch (const StoreError &e) {
+    error() << e.what() << "\n";
+    return 1;
+  }
+  return 0;
+}
+
+} // namespace dispatchlab
