@@ -225,14 +225,18 @@ void JobQueue::recordSuccess(int64_t jobId, const std::string &key,
       .bind(3, workerId)
       .bind(4, now)
       .run();
-  // Other sweeps' jobs that waited for this key reuse the result.
+  // Other sweeps' jobs of this key reuse the result: those that waited, and
+  // one that started when this job's lease expired before its (late) report;
+  // that one's worker finds its lease gone at the next heartbeat.
   store
       .prepare("UPDATE jobs SET state = 'cached', result_id = ?2, "
-               "finished_at = ?3 WHERE content_key = ?1 AND state = "
-               "'pending' AND NOT forced")
+               "worker_id = NULL, lease_deadline = NULL, finished_at = ?3 "
+               "WHERE content_key = ?1 AND state IN ('pending', 'leased') AND "
+               "NOT forced AND id != ?4")
       .bind(1, key)
       .bind(2, resultId)
       .bind(3, now)
+      .bind(4, jobId)
       .run();
 }
 

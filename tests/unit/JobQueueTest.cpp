@@ -287,3 +287,24 @@ TEST_F(JobQueueTest, ForcedSweepMeasuresAKeyThatIsLeased) {
   ASSERT_TRUE(rerun);
   EXPECT_EQ(queue.rows(forced.sweepId)[0].state, "leased");
 }
+
+TEST_F(JobQueueTest, LateReportStopsTheOtherSweepsRunOfItsKey) {
+  submit(1, false, "first");
+  auto late = queue.lease(worker, 0);
+  ASSERT_TRUE(late);
+  // Its lease expires; the other sweep's job of the same key starts meanwhile
+  // (the expired one waits out its backoff).
+  SubmitResult second = submit(1, false, "second");
+  queue.expireLeases(11);
+  auto other = queue.lease(worker, 11);
+  ASSERT_TRUE(other);
+  EXPECT_NE(other->jobId, late->jobId);
+  // The late report is accepted: the running job reuses its result, and its
+  // worker learns at the next heartbeat that the lease is gone.
+  ASSERT_TRUE(queue.report(late->jobId, 1, worker, success(), 12));
+  EXPECT_EQ(queue.rows(second.sweepId)[0].state, "cached");
+  EXPECT_FALSE(queue.heartbeat(other->jobId, other->leaseId, worker, 13));
+  EXPECT_FALSE(queue.report(other->jobId, other->leaseId, worker, success(),
+                            14));
+  EXPECT_TRUE(queue.counts(second.sweepId).finished());
+}
