@@ -208,8 +208,16 @@ void ResultStore::checkIntegrity() {
 }
 
 void ResultStore::applySchema() {
+  int64_t version = schemaVersion();
+  if (version > kSchemaVersion)
+    throw StoreError(llvm::formatv("its schema version {0} is newer than this "
+                                   "dispatchlab's ({1}): use the dispatchlab "
+                                   "that wrote it",
+                                   version, kSchemaVersion)
+                         .str(),
+                     SQLITE_MISMATCH);
   bool oneResultPerKey =
-      schemaVersion() < kAppendOnlyResultsVersion && hasUniqueResultKeys();
+      version < kAppendOnlyResultsVersion && hasUniqueResultKeys();
   if (oneResultPerKey) {
     // Set the old table aside (legacy mode: jobs keep referencing the name
     // `results`, which the schema then creates append-only).
@@ -232,7 +240,7 @@ void ResultStore::applySchema() {
          "id, content_key, stats_json, provenance_json, worker_id, "
          "wall_seconds, created_at, cpu_class, hostname FROM "
          "results_one_per_key; DROP TABLE results_one_per_key");
-  exec(llvm::formatv("PRAGMA user_version = {0}", kAppendOnlyResultsVersion));
+  exec(llvm::formatv("PRAGMA user_version = {0}", kSchemaVersion));
 }
 
 int64_t ResultStore::schemaVersion() {

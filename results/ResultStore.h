@@ -162,6 +162,9 @@ public:
 
   /// PRAGMA user_version from which a key may have several results.
   static constexpr int64_t kAppendOnlyResultsVersion = 1;
+  /// The newest PRAGMA user_version this build writes; a newer database is
+  /// not written (its schema may mean what this build cannot know).
+  static constexpr int64_t kSchemaVersion = kAppendOnlyResultsVersion;
 
 private:
   void open(Access access);

@@ -160,3 +160,32 @@ TEST(ResultStoreTest, OpeningAOneResultPerKeyDatabaseMigratesIt) {
   count.reset();
   llvm::sys::fs::remove(path);
 }
+
+TEST(ResultStoreTest, ANewerSchemaIsNotWritten) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("resultstore", "db", path));
+  {
+    ResultStore store{std::string(path)};
+    store.exec("PRAGMA user_version = " +
+               std::to_string(ResultStore::kSchemaVersion + 1));
+  }
+  try {
+    ResultStore store{std::string(path)};
+    ADD_FAILURE() << "a newer database was opened for writing";
+  } catch (const StoreError &error) {
+    EXPECT_EQ(std::string(error.what()),
+              "cannot set up database '" + std::string(path) +
+                  "': its schema version 2 is newer than this dispatchlab's "
+                  "(1): use the dispatchlab that wrote it");
+  }
+  // Left as it was: not migrated down.
+  sqlite3 *db = nullptr;
+  ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
+  sqlite3_stmt *stmt = nullptr;
+  sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr);
+  ASSERT_EQ(sqlite3_step(stmt), SQLITE_ROW);
+  EXPECT_EQ(sqlite3_column_int64(stmt, 0), ResultStore::kSchemaVersion + 1);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  llvm::sys::fs::remove(path);
+}
