@@ -81,27 +81,44 @@ static LogicalResult verifyIndexingMaps(Operation *op, ArrayAttr maps,
   return success();
 }
 
-// Scatter and gather: `indices` is batch dims x index depth, and every
-// entry of `dimension_map` names a dim of the indexed tensor.
+// Scatter and gather: `indexed` (original/source) is addressed by
+// `dimension_map.size()` indices per batch entry; `slices` (updates/output)
+// is batch dims followed by the dims `indexed` keeps.
+static int64_t getBatchRank(ArrayRef<int64_t> dimensionMap, Type indexed,
+                            Type slices) {
+  int64_t keptRank = getRank(indexed) - dimensionMap.size();
+  return getRank(slices) - keptRank;
+}
+
+// `indices` is the batch dims, plus a trailing index-depth dim unless the
+// depth is 1.
 static LogicalResult verifyIndexedAccess(Operation *op,
                                          ArrayRef<int64_t> dimensionMap,
-                                         Type indicesType, Type indexedType) {
+                                         Type indicesType, Type indexed,
+                                         Type slices) {
   if (dimensionMap.empty())
     return op->emitOpError("dimension_map must not be empty");
-  auto indices = cast<RankedTensorType>(indicesType);
-  if (indices.getRank() < 1)
-    return op->emitOpError("indices must have rank >= 1");
-  int64_t depth = indices.getShape().back();
-  if (!ShapedType::isDynamic(depth) &&
-      depth != static_cast<int64_t>(dimensionMap.size()))
-    return op->emitOpError("index depth ")
-           << depth << " differs from the dimension_map size "
-           << dimensionMap.size();
-  int64_t rank = getRank(indexedType);
+  int64_t rank = getRank(indexed);
   for (int64_t dim : dimensionMap)
     if (dim < 0 || dim >= rank)
       return op->emitOpError("dimension_map entry ")
              << dim << " is out of range for rank " << rank;
+  int64_t depth = dimensionMap.size();
+  int64_t batchRank = getBatchRank(dimensionMap, indexed, slices);
+  if (depth > rank || batchRank < 0)
+    return op->emitOpError("expected rank ")
+           << getRank(slices) << " slices of a rank " << rank
+           << " tensor indexed " << depth << " deep";
+  auto indices = cast<RankedTensorType>(indicesType);
+  bool withDepthDim = indices.getRank() == batchRank + 1;
+  if (!withDepthDim && !(indices.getRank() == batchRank && depth == 1))
+    return op->emitOpError("expected indices of rank ")
+           << batchRank + 1 << " (or " << batchRank
+           << " for an index depth of 1), found " << indices.getRank();
+  int64_t lastDim = indices.getShape().empty() ? 1 : indices.getShape().back();
+  if (withDepthDim && !ShapedType::isDynamic(lastDim) && lastDim != depth)
+    return op->emitOpError("index depth ")
+           << lastDim << " differs from the dimension_map size " << depth;
   return success();
 }
 
@@ -110,16 +127,16 @@ static LogicalResult verifyIndexedAccess(Operation *op,
 //===----------------------------------------------------------------------===//
 
 LogicalResult ScatterOp::verify() {
-  if (failed(verifyIndexedAccess(*this, getDimensionMap(),
-                                 getIndices().getType(),
-                                 getOriginal().getType())))
+  if (failed(
+          verifyIndexedAccess(*this, getDimensionMap(), getIndices().getType(),
+                              getOriginal().getType(), getUpdates().getType())))
     return failure();
   return verifyBlockArgCount(*this, getRegion(), 2);
 }
 
 LogicalResult GatherOp::verify() {
   return verifyIndexedAccess(*this, getDimensionMap(), getIndices().getType(),
-                             getSource().getType());
+                             getSource().getType(), getOutput().getType());
 }
 
 LogicalResult SortOp::verify() {
@@ -213,7 +230,8 @@ SmallVector<utils::IteratorType> ScatterOp::getLoopIteratorTypes() {
   int64_t rank = getUpdates().getType().getRank();
   SmallVector<utils::IteratorType> types(rank, utils::IteratorType::parallel);
   if (!getUniqueIndices()) {
-    int64_t batchRank = getIndices().getType().getRank() - 1;
+    int64_t batchRank = getBatchRank(getDimensionMap(), getOriginal().getType(),
+                                     getUpdates().getType());
     for (int64_t i = 0; i < std::min(batchRank, rank); ++i)
       types[i] = utils::IteratorType::reduction;
   }
@@ -242,7 +260,9 @@ SmallVector<AffineMap> ScatterOp::getIndexingMapsForOperands() {
       b.getMultiDimIdentityMap(getIndices().getType().getRank())};
   if (getMask())
     maps.push_back(getLeadingLoopsMap(getContext(), rank,
-                                      getIndices().getType().getRank() - 1));
+                                      getBatchRank(getDimensionMap(),
+                                                   getOriginal().getType(),
+                                                   getUpdates().getType())));
   maps.push_back(AffineMap());
   return maps;
 }
@@ -268,7 +288,9 @@ SmallVector<AffineMap> GatherOp::getIndexingMapsForOperands() {
       AffineMap(), b.getMultiDimIdentityMap(getIndices().getType().getRank())};
   if (getMask())
     maps.push_back(getLeadingLoopsMap(getContext(), rank,
-                                      getIndices().getType().getRank() - 1));
+                                      getBatchRank(getDimensionMap(),
+                                                   getSource().getType(),
+                                                   getOutput().getType())));
   maps.push_back(b.getMultiDimIdentityMap(rank));
   return maps;
 }
