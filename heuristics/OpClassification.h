@@ -31,13 +31,14 @@ bool isBitTruncateOp(mlir::Operation *op);
 
 /// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (RegionOpUtils.cpp): ops
 /// that are duplicated into each consumer dispatch instead of being fused or
-/// rooted.
+/// rooted (gathers; under aggressive fusion also attention masks and scatter
+/// indices).
 bool isCloneableIntoDispatchOp(mlir::Operation *op,
                                const HeuristicOptions &options);
 
 /// Mirrors IREE's `isRootLikeOp` (FormDispatchRegions.cpp): named Linalg ops
-/// (but fill), reduction generics, and TilingInterface ops other than
-/// pad/concat/pack.
+/// (but fill), reduction generics, iree_linalg_ext ops (but gather), and
+/// TilingInterface ops other than pad/concat/pack.
 bool isRootLikeOp(mlir::Operation *op);
 
 /// Mirrors IREE's `hasFusableUnpackProducer`: a reduction generic reading an
