@@ -201,12 +201,12 @@ static SmallVector<AffineMap> getMaps(ArrayAttr maps) {
 
 // Loop sizes read off the operands' static dims; a loop two operands give
 // different sizes stays dynamic.
-static SmallVector<int64_t> inferStaticLoopRanges(Operation *op,
+static SmallVector<int64_t> inferStaticLoopRanges(ValueRange operands,
                                                   ArrayRef<AffineMap> maps,
                                                   unsigned numLoops) {
   SmallVector<int64_t> ranges(numLoops, ShapedType::kDynamic);
   SmallVector<bool> conflicting(numLoops, false);
-  for (auto [operand, map] : llvm::zip(op->getOperands(), maps)) {
+  for (auto [operand, map] : llvm::zip(operands, maps)) {
     for (auto [size, expr] :
          llvm::zip(getShape(operand.getType()), map.getResults())) {
       auto dim = dyn_cast<AffineDimExpr>(expr);
@@ -307,7 +307,7 @@ SmallVector<utils::IteratorType> CustomOp::getLoopIteratorTypes() {
 }
 
 SmallVector<int64_t> CustomOp::getStaticLoopRanges() {
-  return inferStaticLoopRanges(*this, getMaps(getIndexingMaps()),
+  return inferStaticLoopRanges(getOperands(), getMaps(getIndexingMaps()),
                                getIteratorTypes().size());
 }
 
@@ -320,18 +320,29 @@ SmallVector<AffineMap> CustomOp::getIndexingMapsForResults() {
   return SmallVector<AffineMap>(llvm::drop_begin(maps, getInputs().size()));
 }
 
-// Attention's loops: those its output is indexed by are parallel, the rest
-// (K1, K2) are reductions.
+// Attention's reductions are K1 and K2: the key's loops that do not index
+// the output. Every other loop is parallel.
 static SmallVector<utils::IteratorType>
 getAttentionIteratorTypes(ArrayAttr mapsAttr, unsigned outputIndex) {
   SmallVector<AffineMap> maps = getMaps(mapsAttr);
-  AffineMap output = maps[outputIndex];
+  AffineMap key = maps[1], output = maps[outputIndex];
   SmallVector<utils::IteratorType> types(output.getNumDims(),
-                                         utils::IteratorType::reduction);
-  for (AffineExpr expr : output.getResults())
-    if (auto dim = dyn_cast<AffineDimExpr>(expr))
-      types[dim.getPosition()] = utils::IteratorType::parallel;
+                                         utils::IteratorType::parallel);
+  for (AffineExpr expr : key.getResults()) {
+    auto dim = dyn_cast<AffineDimExpr>(expr);
+    if (dim && !output.isFunctionOfDim(dim.getPosition()))
+      types[dim.getPosition()] = utils::IteratorType::reduction;
+  }
   return types;
+}
+
+// As IREE, attention's loop sizes come from the query and the value alone.
+static SmallVector<int64_t> getAttentionLoopRanges(Operation *op,
+                                                   ArrayAttr mapsAttr) {
+  SmallVector<AffineMap> maps = getMaps(mapsAttr);
+  Value query = op->getOperand(0), value = op->getOperand(2);
+  return inferStaticLoopRanges({query, value}, {maps[0], maps[2]},
+                               maps[0].getNumDims());
 }
 
 SmallVector<utils::IteratorType> AttentionOp::getLoopIteratorTypes() {
@@ -339,8 +350,7 @@ SmallVector<utils::IteratorType> AttentionOp::getLoopIteratorTypes() {
 }
 
 SmallVector<int64_t> AttentionOp::getStaticLoopRanges() {
-  unsigned numLoops = getLoopIteratorTypes().size();
-  return inferStaticLoopRanges(*this, getMaps(getIndexingMaps()), numLoops);
+  return getAttentionLoopRanges(*this, getIndexingMaps());
 }
 
 SmallVector<AffineMap> AttentionOp::getIndexingMapsForOperands() {
@@ -356,8 +366,7 @@ SmallVector<utils::IteratorType> OnlineAttentionOp::getLoopIteratorTypes() {
 }
 
 SmallVector<int64_t> OnlineAttentionOp::getStaticLoopRanges() {
-  unsigned numLoops = getLoopIteratorTypes().size();
-  return inferStaticLoopRanges(*this, getMaps(getIndexingMaps()), numLoops);
+  return getAttentionLoopRanges(*this, getIndexingMaps());
 }
 
 SmallVector<AffineMap> OnlineAttentionOp::getIndexingMapsForOperands() {
