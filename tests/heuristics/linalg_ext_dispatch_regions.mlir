@@ -367,3 +367,35 @@ func.func @custom_op_symbol_map_producer(%a: tensor<8x16xf32>, %w: tensor<16x4xf
 //  CHECK-NEXT:     linalg.generic
 //       CHECK:   dispatch.region
 //  CHECK-NEXT:     iree_linalg_ext.custom_op{{.*}} ins(%[[N]],
+
+// -----
+
+// Rule: attention's loop sizes come from the query and the value only, so a
+// key of one row leaves K2 dynamic (non-unit), and a consumer with four
+// non-unit loops may join the four-loop root.
+func.func @attention_loop_ranges(%q: tensor<?x16xf16>, %k: tensor<1x16xf16>, %v: tensor<?x32xf16>, %scale: f16, %o: tensor<?x32xf16>, %b: tensor<?x32x2x3xf16>) -> tensor<?x32x2x3xf16> {
+  %att = iree_linalg_ext.attention {
+      indexing_maps = [affine_map<(m, n, k2, k1) -> (m, k1)>,
+                       affine_map<(m, n, k2, k1) -> (k2, k1)>,
+                       affine_map<(m, n, k2, k1) -> (k2, n)>,
+                       affine_map<(m, n, k2, k1) -> ()>,
+                       affine_map<(m, n, k2, k1) -> (m, n)>]}
+      ins(%q, %k, %v, %scale : tensor<?x16xf16>, tensor<1x16xf16>, tensor<?x32xf16>, f16)
+      outs(%o : tensor<?x32xf16>) {
+  ^bb0(%score: f32):
+    iree_linalg_ext.yield %score : f32
+  } -> tensor<?x32xf16>
+  %bc = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%att : tensor<?x32xf16>) outs(%b : tensor<?x32x2x3xf16>) {
+  ^bb0(%in: f16, %out: f16):
+    linalg.yield %in : f16
+  } -> tensor<?x32x2x3xf16>
+  return %bc : tensor<?x32x2x3xf16>
+}
+
+// CHECK-LABEL: func.func @attention_loop_ranges
+//       CHECK:   dispatch.region
+//  CHECK-NEXT:     %[[ATT:.+]] = iree_linalg_ext.attention
+//       CHECK:     linalg.generic {{.*}} ins(%[[ATT]] :
+//       CHECK:     dispatch.return
+//   CHECK-NOT:   dispatch.region
