@@ -2,11 +2,13 @@
 //
 // Mirrors IREE's CloneProducersIntoDispatchRegions pass: clone
 // fills, empties, small constants, bit-extends and slices into each dispatch
-// that reads them; drop what is left dead; give every linalg.generic still
-// outside a dispatch a dispatch of its own; clone again.
+// that reads them; drop what is left dead; give every linalg.generic or
+// iree_linalg_ext.gather still outside a dispatch a dispatch of its own;
+// clone again.
 //
 //===----------------------------------------------------------------------===//
 
+#include "compat/LinalgExtCompatDialect.h"
 #include "heuristics/DispatchRegionBuilder.h"
 #include "heuristics/Passes.h"
 
@@ -67,13 +69,16 @@ struct CloneProducersIntoDispatchRegionsPass
 
     cloneIntoAll(rewriter, func, options);
 
-    SmallVector<linalg::GenericOp> leftovers;
-    func.walk([&](linalg::GenericOp generic) {
-      if (!generic->getParentOfType<dispatch::RegionOp>())
-        leftovers.push_back(generic);
+    // A gather left outside (no consumer cloned it) gets a dispatch of its
+    // own, like a generic.
+    SmallVector<Operation *> leftovers;
+    func.walk([&](Operation *op) {
+      if (isa<linalg::GenericOp, linalg_ext::GatherOp>(op) &&
+          !op->getParentOfType<dispatch::RegionOp>())
+        leftovers.push_back(op);
     });
-    for (linalg::GenericOp generic : leftovers)
-      if (failed(wrapOpsInDispatchRegion(rewriter, {generic.getOperation()})))
+    for (Operation *op : leftovers)
+      if (failed(wrapOpsInDispatchRegion(rewriter, {op})))
         return signalPassFailure();
 
     cloneIntoAll(rewriter, func, options);

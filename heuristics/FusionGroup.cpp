@@ -61,6 +61,12 @@ Operation *FusionGroup::ownerInGroup(Operation *op) const {
 static FailureOr<AffineMap> composeThroughEdge(AffineMap producerResultMap,
                                                AffineMap consumerOperandMap,
                                                AffineMap sourceMap) {
+  // A null map (scatter's original) or maps over different loop counts
+  // (scatter's indices) give no mapping.
+  if (!producerResultMap || !consumerOperandMap || !sourceMap ||
+      consumerOperandMap.getNumResults() != producerResultMap.getNumResults() ||
+      producerResultMap.getNumDims() != sourceMap.getNumResults())
+    return failure();
   if (!producerResultMap.isProjectedPermutation() ||
       !consumerOperandMap.isProjectedPermutation())
     return failure();

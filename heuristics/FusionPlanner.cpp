@@ -2,6 +2,7 @@
 
 #include "heuristics/FusionPlanner.h"
 
+#include "compat/LinalgExtCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -214,6 +215,11 @@ bool Planner::isFusableWithProducer(OpOperand &use,
     if (linalgConsumer && linalg::isaConvolutionOpInterface(linalgConsumer))
       return true;
   }
+
+  // Attention takes no producers (IREE: "TODO: Enable some producer
+  // fusions"); its mask is cloned in instead.
+  if (isa<linalg_ext::AttentionOp, linalg_ext::OnlineAttentionOp>(consumer))
+    return false;
 
   if (auto pack = dyn_cast<linalg::PackOp>(consumer)) {
     if (isa<tensor::PadOp>(producer))
@@ -446,6 +452,13 @@ void Planner::decide(Region &region) {
         continue;
       if (!isa<linalg::LinalgOp, tensor::PadOp, linalg::PackOp>(op) ||
           isCloneable(&op))
+        continue;
+      // IREE's point fix for rope: a gather-like generic read only by
+      // attention stays outside any dispatch.
+      if (isGatherlikeOp(&op) && llvm::all_of(op.getUsers(), [](Operation *u) {
+            return isa<linalg_ext::AttentionOp, linalg_ext::OnlineAttentionOp>(
+                u);
+          }))
         continue;
       FusionGroup &group = tracker.createFusionGroup(&op);
       fuseRootWithProducers(&op, group, firstPassTruncates);

@@ -2,6 +2,7 @@
 
 #include "heuristics/OpClassification.h"
 
+#include "compat/LinalgExtCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -111,17 +112,37 @@ bool hasSupportedByteSize(Type type) {
 
 static bool isScalarIntOrFloat(Type type) { return type.isIntOrFloat(); }
 
-// Mirrors IREE's isCloneableIntoDispatchOp (RegionOpUtils.cpp). The LinalgExt
-// cases (scan users, attention masks, scatter indices, gather, encodings)
-// have no upstream counterpart and are omitted.
-// IREE's aggressive flag only adds LinalgExt cases there, which have no
-// upstream equivalent; inline-constant-bytes is
+// Mirrors IREE's isAttentionMaskGenerator (RegionOpUtils.cpp): the mask is
+// big and made from little, so it is recomputed inside the attention.
+static bool isAttentionMaskGenerator(Operation *op) {
+  return llvm::any_of(op->getUses(), [](OpOperand &use) {
+    Operation *user = use.getOwner();
+    if (auto attention = dyn_cast<linalg_ext::AttentionOp>(user))
+      return attention.getMask() == use.get();
+    if (auto attention = dyn_cast<linalg_ext::OnlineAttentionOp>(user))
+      return attention.getMask() == use.get();
+    return false;
+  });
+}
+
+// Mirrors IREE's isScatterIndicesGenerator (RegionOpUtils.cpp).
+static bool isScatterIndicesGenerator(Operation *op) {
+  return llvm::any_of(op->getUses(), [](OpOperand &use) {
+    auto scatter = dyn_cast<linalg_ext::ScatterOp>(use.getOwner());
+    return scatter && scatter.getIndices() == use.get();
+  });
+}
+
+// Mirrors IREE's isCloneableIntoDispatchOp (RegionOpUtils.cpp); scan users
+// and encodings are left out (no such ops here). The aggressive flag only
+// adds the attention-mask and scatter-index cases; inline-constant-bytes is
 // --iree-flow-inline-constants-max-byte-length.
 bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
   Dialect *dialect = op->getDialect();
   if (!isa_and_nonnull<affine::AffineDialect, arith::ArithDialect,
                        complex::ComplexDialect, linalg::LinalgDialect,
-                       tensor::TensorDialect>(dialect))
+                       linalg_ext::LinalgExtDialect, tensor::TensorDialect>(
+          dialect))
     return false;
   if (isa<tensor::InsertSliceOp>(op))
     return false;
@@ -134,6 +155,14 @@ bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
     return true;
 
   if (isBitExtendOp(op))
+    return true;
+
+  if (options.aggressiveFusion &&
+      (isAttentionMaskGenerator(op) || isScatterIndicesGenerator(op)))
+    return true;
+
+  // A gather is recomputed in each consumer rather than materialized.
+  if (isa<linalg_ext::GatherOp>(op))
     return true;
 
   if (isa<arith::ConstantOp, complex::ConstantOp>(op)) {
@@ -192,13 +221,41 @@ bool isRootLikeOp(Operation *op) {
              !hasFusableUnpackProducer(op);
     return !isa<linalg::FillOp>(op);
   }
+  // IREE's LinalgExt ops are TilingInterface ops there: roots, but gather.
+  if (isa_and_nonnull<linalg_ext::LinalgExtDialect>(op->getDialect()))
+    return !isa<linalg_ext::GatherOp, linalg_ext::YieldOp>(op);
   if (isa<TilingInterface>(op))
     return !isa<tensor::PadOp, tensor::ConcatOp, linalg::PackOp>(op);
   return isa<linalg::UnPackOp>(op);
 }
 
 bool isFusionOp(Operation *op) {
-  return isa<linalg::LinalgOp, linalg::SoftmaxOp>(op);
+  return isa<linalg::LinalgOp, linalg::SoftmaxOp,
+             linalg_ext::FusionOpInterface>(op);
+}
+
+// Mirrors IREE's isGatherlikeOp (LinalgExt's Utils.cpp): an all-parallel
+// generic yielding one value computed from a tensor.extract.
+bool isGatherlikeOp(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumLoops() != generic.getNumParallelLoops() ||
+      !llvm::hasSingleElement(generic.getRegion()))
+    return false;
+  Operation *yield = generic.getBody()->getTerminator();
+  if (yield->getNumOperands() != 1)
+    return false;
+  SmallVector<Value> worklist = {yield->getOperand(0)};
+  llvm::SmallPtrSet<Operation *, 8> seen;
+  while (!worklist.empty()) {
+    Operation *def = worklist.pop_back_val().getDefiningOp();
+    if (!def || def->getBlock() != generic.getBody() ||
+        !seen.insert(def).second)
+      continue;
+    if (isa<tensor::ExtractOp>(def))
+      return true;
+    llvm::append_range(worklist, def->getOperands());
+  }
+  return false;
 }
 
 bool isPackLikeOp(Operation *op) { return isa<linalg::PackOp>(op); }
@@ -209,12 +266,16 @@ unsigned getNumLoops(Operation *op) {
     return linalgOp.getNumLoops();
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
     return softmax.getInputOperandType().getRank();
+  if (auto fusionOp = dyn_cast<linalg_ext::FusionOpInterface>(op))
+    return fusionOp.getLoopIteratorTypes().size();
   return 0;
 }
 
 SmallVector<utils::IteratorType> getIteratorTypes(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return linalgOp.getIteratorTypesArray();
+  if (auto fusionOp = dyn_cast<linalg_ext::FusionOpInterface>(op))
+    return fusionOp.getLoopIteratorTypes();
   if (auto tiling = dyn_cast<TilingInterface>(op))
     return tiling.getLoopIteratorTypes();
   return {};
@@ -225,6 +286,8 @@ SmallVector<int64_t> getStaticLoopRanges(Operation *op) {
     return linalgOp.getStaticLoopRanges();
   if (auto softmax = dyn_cast<linalg::SoftmaxOp>(op))
     return llvm::to_vector(softmax.getInputOperandType().getShape());
+  if (auto fusionOp = dyn_cast<linalg_ext::FusionOpInterface>(op))
+    return fusionOp.getStaticLoopRanges();
   return {};
 }
 
@@ -232,6 +295,8 @@ AffineMap getOperandMap(OpOperand &operand) {
   Operation *op = operand.getOwner();
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return linalgOp.getMatchingIndexingMap(&operand);
+  if (auto fusionOp = dyn_cast<linalg_ext::FusionOpInterface>(op))
+    return fusionOp.getIndexingMapsForOperands()[operand.getOperandNumber()];
   return AffineMap::getMultiDimIdentityMap(getNumLoops(op), op->getContext());
 }
 
@@ -239,6 +304,8 @@ AffineMap getResultMap(OpResult result) {
   Operation *op = result.getOwner();
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
     return linalgOp.getIndexingMapMatchingResult(result);
+  if (auto fusionOp = dyn_cast<linalg_ext::FusionOpInterface>(op))
+    return fusionOp.getIndexingMapsForResults()[result.getResultNumber()];
   return AffineMap::getMultiDimIdentityMap(getNumLoops(op), op->getContext());
 }
 

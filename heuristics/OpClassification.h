@@ -31,25 +31,34 @@ bool isBitTruncateOp(mlir::Operation *op);
 
 /// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (RegionOpUtils.cpp): ops
 /// that are duplicated into each consumer dispatch instead of being fused or
-/// rooted.
+/// rooted (gathers; under aggressive fusion also attention masks and scatter
+/// indices).
 bool isCloneableIntoDispatchOp(mlir::Operation *op,
                                const HeuristicOptions &options);
 
 /// Mirrors IREE's `isRootLikeOp` (FormDispatchRegions.cpp): named Linalg ops
-/// (but fill), reduction generics, and TilingInterface ops other than
-/// pad/concat/pack.
+/// (but fill), reduction generics, iree_linalg_ext ops (but gather), and
+/// TilingInterface ops other than pad/concat/pack.
 bool isRootLikeOp(mlir::Operation *op);
 
 /// Mirrors IREE's `hasFusableUnpackProducer`: a reduction generic reading an
 /// unpack that it does not reduce along a packed dim is left to fuse with it.
 bool hasFusableUnpackProducer(mlir::Operation *op);
 
-/// True for ops IREE's LinalgFusionOpInterface covers upstream: every Linalg
-/// structured op and `linalg.softmax`.
+/// True for ops IREE's LinalgFusionOpInterface covers: every Linalg
+/// structured op, `linalg.softmax`, and the iree_linalg_ext ops that
+/// implement it there (scatter, gather, attention, online_attention,
+/// custom_op).
 bool isFusionOp(mlir::Operation *op);
+
+/// Mirrors IREE's `LinalgExt::isGatherlikeOp`: an all-parallel generic whose
+/// single yielded value comes from a `tensor.extract` in its body.
+bool isGatherlikeOp(mlir::Operation *op);
 
 /// Loop-structure queries over fusion ops, answering for `linalg.softmax`
 /// the way IREE's fusion interface does (identity maps, loops = input shape).
+/// An operand or result map is null where the op has none (scatter's
+/// original, gather's source).
 unsigned getNumLoops(mlir::Operation *op);
 llvm::SmallVector<mlir::utils::IteratorType>
 getIteratorTypes(mlir::Operation *op);

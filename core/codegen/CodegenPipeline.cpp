@@ -450,6 +450,20 @@ StringRef stringify(CodegenMode mode) {
   return mode == CodegenMode::Tiled ? "tiled" : "loops";
 }
 
+// IREE's LinalgExt ops parse for dispatch formation only; they have no
+// lowering here, so say which op stops `run` rather than fail deep in
+// bufferization.
+static LogicalResult checkNoLinalgExtOps(ModuleOp module) {
+  WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
+    if (op->getName().getDialectNamespace() != "iree_linalg_ext")
+      return WalkResult::advance();
+    op->emitOpError("has no lowering in dispatchlab's codegen: `dispatchlab "
+                    "run` cannot execute it (`dispatchlab compile` can)");
+    return WalkResult::interrupt();
+  });
+  return failure(result.wasInterrupted());
+}
+
 FailureOr<CompiledModel> compileForHost(ModuleOp module,
                                         const CodegenOptions &options) {
   CodegenMode mode = options.mode;
@@ -467,6 +481,8 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   context->printOpOnDiagnostic(false);
   llvm::scope_exit restore([&] { context->printOpOnDiagnostic(printOp); });
 
+  if (failed(checkNoLinalgExtOps(module)))
+    return failure();
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
   if (options.widenFloats && failed(runPipeline(module, kWidenFloatsPipeline)))

@@ -4,6 +4,7 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "compat/LinalgExtCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
@@ -32,7 +33,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
                   mlir::linalg::LinalgDialect, mlir::math::MathDialect,
                   mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
                   mlir::tensor::TensorDialect, dispatch::DispatchDialect,
-                  util::UtilDialect>();
+                  linalg_ext::LinalgExtDialect, util::UtilDialect>();
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);
