@@ -1,7 +1,8 @@
 //===- UtilCompatDialect.td - IREE's util.func spelling ------*- tablegen -*-===//
 //
 // Just enough of IREE's `util` dialect to read IREE-style inputs verbatim:
-// `util.func` and `util.return`. The model loader rewrites them to `func`.
+// `util.func` and `util.return` (the model loader rewrites them to `func`)
+// and `util.optimization_barrier`.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,7 +19,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Util_Dialect : Dialect {
   let name = "util";
   let cppNamespace = "::dispatchlab::util";
-  let summary = "IREE util.func / util.return spellings, read-only";
+  let summary = "IREE util.func / util.return / optimization_barrier spellings";
 }
 
 def Util_FuncOp : Op<Util_Dialect, "func", [
@@ -48,6 +49,17 @@ def Util_ReturnOp : Op<Util_Dialect, "return", [
     Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
   let summary = "Returns from a util.func";
   let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+// As in IREE, no side-effect traits: unknown effects keep canonicalization
+// and CSE from folding or merging it, and it is no fusion op, so dispatch
+// formation neither puts it in a dispatch nor fuses across it.
+def Util_OptimizationBarrierOp : Op<Util_Dialect, "optimization_barrier", [
+    AllTypesMatch<["operands", "results"]>]> {
+  let summary = "Identity that optimizations do not look through";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
 }
 

@@ -4,6 +4,8 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "compat/EncodingCompatDialect.h"
+#include "compat/TensorExtCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
@@ -12,6 +14,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
@@ -28,11 +31,12 @@ namespace dispatchlab {
 void registerDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
-                  mlir::complex::ComplexDialect, mlir::func::FuncDialect,
-                  mlir::linalg::LinalgDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, dispatch::DispatchDialect,
-                  util::UtilDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::complex::ComplexDialect,
+                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
+                  dispatch::DispatchDialect, encoding::EncodingDialect,
+                  tensor_ext::TensorExtDialect, util::UtilDialect>();
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);

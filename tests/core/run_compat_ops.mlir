@@ -1,0 +1,44 @@
+// `dispatchlab run` on IREE compat ops our codegen cannot bufferize fails
+// with one error at the op (the op's line follows it), exit 1, no crash.
+// Control flow (cf) is lowered like any function body and runs.
+//
+// RUN: split-file %s %t
+// RUN: not dispatchlab run %t/barrier.mlir 2>&1 | FileCheck %s --check-prefix=BARRIER
+// RUN: not dispatchlab run %t/encoding.mlir 2>&1 | FileCheck %s --check-prefix=ENCODING
+// RUN: dispatchlab run %t/branch.mlir | FileCheck %s --check-prefix=BRANCH
+
+// BARRIER: barrier.mlir:2:8: error: op was not bufferized
+// BARRIER-NEXT: util.optimization_barrier
+// BARRIER-NOT: Stack dump
+// ENCODING: encoding.mlir:{{[0-9]+}}:{{[0-9]+}}: error: op was not bufferized
+// ENCODING-NEXT: iree_encoding.
+// ENCODING-NOT: Stack dump
+// BRANCH: "dispatches": 1
+
+//--- barrier.mlir
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %b = util.optimization_barrier %a : tensor<4xf32>
+  %c = util.optimization_barrier %b : tensor<4xf32>
+  return %c : tensor<4xf32>
+}
+
+//--- encoding.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %enc = iree_encoding.set_encoding %x : tensor<4x8xf32> -> tensor<4x8xf32, #iree_encoding.testing<>>
+  %dec = iree_encoding.unset_encoding %enc : tensor<4x8xf32, #iree_encoding.testing<>> -> tensor<4x8xf32>
+  return %dec : tensor<4x8xf32>
+}
+
+//--- branch.mlir
+func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %e = tensor.empty() : tensor<4x8xf32>
+  cf.br ^bb1
+^bb1:
+  %neg = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]}
+      ins(%x : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %y = arith.negf %a : f32
+    linalg.yield %y : f32
+  } -> tensor<4x8xf32>
+  return %neg : tensor<4x8xf32>
+}

@@ -1,0 +1,66 @@
+// The compat ops verify their operands: one index per dynamic extent, bit
+// counts that match, encodings where IREE requires them.
+//
+// RUN: dispatchlab-opt %s --split-input-file --verify-diagnostics
+
+func.func @bitcast_bits(%a: tensor<4xf32>) -> tensor<4xi8> {
+  // expected-error @below {{casts 128 bits to 32 bits}}
+  %0 = iree_tensor_ext.bitcast %a : tensor<4xf32> -> tensor<4xi8>
+  return %0 : tensor<4xi8>
+}
+
+// -----
+
+func.func @bitcast_dims(%a: tensor<?xf32>) -> tensor<?xi32> {
+  // expected-error @below {{has 0 source dims for a type with 1 dynamic dims}}
+  %0 = iree_tensor_ext.bitcast %a : tensor<?xf32> -> tensor<?xi32>
+  return %0 : tensor<?xi32>
+}
+
+// -----
+
+func.func @barrier_type(%a: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @below {{result type differs from the operand's}}
+  %0 = iree_tensor_ext.compute_barrier.end %a : tensor<4xf32> -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}
+
+// -----
+
+func.func @optimization_barrier_type(%a: tensor<4xf32>) {
+  // expected-error @below {{all of {operands, results} have same type}}
+  %0 = "util.optimization_barrier"(%a) : (tensor<4xf32>) -> tensor<4xi32>
+  return
+}
+
+// -----
+
+func.func @set_encoding_plain_result(%a: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @below {{expects an encoded tensor type, got 'tensor<4xf32>'}}
+  %0 = iree_encoding.set_encoding %a : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @set_encoding_shape(%a: tensor<4xf32>) -> tensor<8xf32, #iree_encoding.testing<>> {
+  // expected-error @below {{changes the shape}}
+  %0 = iree_encoding.set_encoding %a : tensor<4xf32> -> tensor<8xf32, #iree_encoding.testing<>>
+  return %0 : tensor<8xf32, #iree_encoding.testing<>>
+}
+
+// -----
+
+func.func @unset_encoding_dims(%a: tensor<?xf32, #iree_encoding.testing<>>) -> tensor<?xf32> {
+  // expected-error @below {{has 0 result dims for a type with 1 dynamic dims}}
+  %0 = iree_encoding.unset_encoding %a : tensor<?xf32, #iree_encoding.testing<>> -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+// expected-error @+2 {{EncodingOpType to be one of: matmul, scaled_matmul, conv}}
+// expected-error @+1 {{failed to parse Encoding_EncodingAttr parameter 'op_type'}}
+func.func @unknown_op_type(%a: tensor<4xf32, #iree_encoding.encoding<operand_index = 0 : i64, op_type = conv3d, element_types = [f32]>>) {
+  return
+}
