@@ -4,6 +4,8 @@
 
 #include "heuristics/DispatchDialect.h"
 
+#include "compat/EncodingCompatDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
@@ -112,16 +114,17 @@ bool hasSupportedByteSize(Type type) {
 static bool isScalarIntOrFloat(Type type) { return type.isIntOrFloat(); }
 
 // Mirrors IREE's isCloneableIntoDispatchOp (RegionOpUtils.cpp). The LinalgExt
-// cases (scan users, attention masks, scatter indices, gather, encodings)
-// have no upstream counterpart and are omitted.
+// cases (scan users, attention masks, scatter indices, gather) have no
+// upstream counterpart and are omitted. `iree_encoding.unset_encoding` is
+// cloned like an extract_slice: each consumer dispatch decodes for itself.
 // IREE's aggressive flag only adds LinalgExt cases there, which have no
 // upstream equivalent; inline-constant-bytes is
 // --iree-flow-inline-constants-max-byte-length.
 bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
   Dialect *dialect = op->getDialect();
   if (!isa_and_nonnull<affine::AffineDialect, arith::ArithDialect,
-                       complex::ComplexDialect, linalg::LinalgDialect,
-                       tensor::TensorDialect>(dialect))
+                       complex::ComplexDialect, encoding::EncodingDialect,
+                       linalg::LinalgDialect, tensor::TensorDialect>(dialect))
     return false;
   if (isa<tensor::InsertSliceOp>(op))
     return false;
@@ -130,7 +133,7 @@ bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
   // TODO there), so a reshape between two ops always splits them.
   if (isa<affine::AffineApplyOp, arith::IndexCastOp, linalg::FillOp,
           tensor::EmptyOp, tensor::ExtractOp, tensor::ExtractSliceOp,
-          complex::CreateOp>(op))
+          complex::CreateOp, encoding::UnsetEncodingOp>(op))
     return true;
 
   if (isBitExtendOp(op))
@@ -201,8 +204,14 @@ bool isFusionOp(Operation *op) {
   return isa<linalg::LinalgOp, linalg::SoftmaxOp>(op);
 }
 
-bool isPackLikeOp(Operation *op) { return isa<linalg::PackOp>(op); }
-bool isUnpackLikeOp(Operation *op) { return isa<linalg::UnPackOp>(op); }
+// As IREE's FormDispatchRegions: set_encoding has pack semantics and
+// unset_encoding unpack semantics.
+bool isPackLikeOp(Operation *op) {
+  return isa<linalg::PackOp, encoding::SetEncodingOp>(op);
+}
+bool isUnpackLikeOp(Operation *op) {
+  return isa<linalg::UnPackOp, encoding::UnsetEncodingOp>(op);
+}
 
 unsigned getNumLoops(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))
