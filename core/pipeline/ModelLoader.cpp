@@ -2,8 +2,9 @@
 
 #include "core/pipeline/ModelLoader.h"
 
-#include "core/onnx/OnnxModelFile.h"
 #include "compat/UtilCompatDialect.h"
+#include "core/onnx/OnnxModelFile.h"
+#include "core/pipeline/PreformedDispatches.h"
 #include "core/support/InputFile.h"
 #include "heuristics/OpClassification.h"
 
@@ -95,6 +96,7 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   attachSourceNames(*state);
   context.getOrLoadDialect<func::FuncDialect>();
   convertUtilFuncsToFunc(*module);
+  convertFlowDispatchRegions(*module);
   if (failed(verify(*module)))
     return nullptr;
   // Byte counts of larger tensors would overflow int64_t in the stats.

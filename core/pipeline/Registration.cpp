@@ -5,6 +5,7 @@
 #include "core/pipeline/DispatchCreationPipeline.h"
 
 #include "compat/EncodingCompatDialect.h"
+#include "compat/FlowCompatDialect.h"
 #include "compat/TensorExtCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
@@ -36,7 +37,8 @@ void registerDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   dispatch::DispatchDialect, encoding::EncodingDialect,
-                  tensor_ext::TensorExtDialect, util::UtilDialect>();
+                  flow::FlowDialect, tensor_ext::TensorExtDialect,
+                  util::UtilDialect>();
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);

@@ -64,3 +64,21 @@ func.func @control_flow(%a: tensor<4xf32>) -> tensor<4xf32> {
 ^bb1(%b: tensor<4xf32>):
   return %b : tensor<4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @flow_dispatch_region
+//       CHECK:   %[[R:.+]]:2 = flow.dispatch.region[%{{.+}}] -> (tensor<?x4xf32>{%{{.+}}}, tensor<4xf32>) attributes {note} {
+//       CHECK:     flow.return %{{.+}}, %{{.+}} : tensor<?x4xf32>, tensor<4xf32>
+//       CHECK:   flow.dispatch.region {
+//  CHECK-NEXT:     flow.return
+//       CHECK:   return %[[R]]#0
+func.func @flow_dispatch_region(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %n: index) -> tensor<?x4xf32> {
+  %0:2 = flow.dispatch.region[%n] -> (tensor<?x4xf32>{%n}, tensor<4xf32>) attributes {note} {
+    flow.return %a, %b : tensor<?x4xf32>, tensor<4xf32>
+  }
+  flow.dispatch.region {
+    flow.return
+  }
+  return %0#0 : tensor<?x4xf32>
+}

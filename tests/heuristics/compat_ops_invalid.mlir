@@ -64,3 +64,23 @@ func.func @unset_encoding_dims(%a: tensor<?xf32, #iree_encoding.testing<>>) -> t
 func.func @unknown_op_type(%a: tensor<4xf32, #iree_encoding.encoding<operand_index = 0 : i64, op_type = conv3d, element_types = [f32]>>) {
   return
 }
+
+// -----
+
+func.func @flow_region_dims(%a: tensor<?xf32>, %n: index) -> tensor<?xf32> {
+  // expected-error @below {{has 2 result dims for results with 1 dynamic dims}}
+  %0 = "flow.dispatch.region"(%n, %n) ({
+    "flow.return"(%a) : (tensor<?xf32>) -> ()
+  }) {operandSegmentSizes = array<i32: 2, 0>} : (index, index) -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @flow_region_return_types(%a: tensor<4xf32>) -> tensor<4xi32> {
+  // expected-error @below {{returns 'tensor<4xf32>' for results of types 'tensor<4xi32>'}}
+  %0 = flow.dispatch.region -> (tensor<4xi32>) {
+    flow.return %a : tensor<4xf32>
+  }
+  return %0 : tensor<4xi32>
+}
