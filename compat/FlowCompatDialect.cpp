@@ -5,6 +5,7 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace dispatchlab::flow;
@@ -98,6 +99,63 @@ LogicalResult DispatchRegionOp::verify() {
     return emitOpError("returns ")
            << returnOp.getOperandTypes() << " for results of types "
            << getResultTypes();
+  return success();
+}
+
+/// `%target as tensor<?x4xf32>{%d}`: the tied target's name, then the
+/// result type and its dynamic extents.
+static ParseResult
+parseTiedResult(OpAsmParser &parser, OpAsmParser::UnresolvedOperand target,
+                Type &resultType,
+                SmallVectorImpl<OpAsmParser::UnresolvedOperand> &dims) {
+  OpAsmParser::UnresolvedOperand tied;
+  SMLoc loc = parser.getCurrentLocation();
+  if (parser.parseOperand(tied) || parser.parseKeyword("as") ||
+      parser.parseType(resultType))
+    return failure();
+  if (tied.name != target.name || tied.number != target.number)
+    return parser.emitError(loc, "the tied result must name the target");
+  auto shaped = dyn_cast<ShapedType>(resultType);
+  if (!shaped || shaped.hasStaticShape())
+    return success();
+  return parser.parseOperandList(dims, shaped.getNumDynamicDims(),
+                                 OpAsmParser::Delimiter::Braces);
+}
+
+static void printTiedResult(OpAsmPrinter &printer, Operation *, Value target,
+                            Type resultType, ValueRange dims) {
+  printer << target << " as " << resultType;
+  if (!dims.empty())
+    printer << "{" << dims << "}";
+}
+
+/// One index operand per dynamic extent of `value`'s type.
+static LogicalResult verifyDims(Operation *op, StringRef what, Value value,
+                                ValueRange dims) {
+  int64_t dynamic = cast<ShapedType>(value.getType()).getNumDynamicDims();
+  if (static_cast<int64_t>(dims.size()) == dynamic)
+    return success();
+  return op->emitOpError() << "has " << dims.size() << " " << what
+                           << " dims for a type with " << dynamic
+                           << " dynamic dims";
+}
+
+LogicalResult TensorUpdateOp::verify() {
+  if (failed(verifyDims(*this, "target", getTarget(), getTargetDims())) ||
+      failed(verifyDims(*this, "update", getUpdate(), getUpdateDims())))
+    return failure();
+  int64_t rank = cast<ShapedType>(getTarget().getType()).getRank();
+  if (static_cast<int64_t>(getStartIndices().size()) != rank)
+    return emitOpError() << "has " << getStartIndices().size()
+                         << " start indices for a target of rank " << rank;
+  return success();
+}
+
+LogicalResult TensorDynamicConstantOp::verify() {
+  auto valueType = cast<ShapedType>(getValue().getType());
+  if (failed(verifyCompatibleShape(valueType, getResult().getType())))
+    return emitOpError() << "result type " << getResult().getType()
+                         << " does not fit the value's " << valueType;
   return success();
 }
 

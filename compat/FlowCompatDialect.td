@@ -2,7 +2,9 @@
 //
 // IREE's `flow.dispatch.region` / `flow.return`, so inputs holding dispatches
 // formed already (IREE's CloneProducersIntoDispatchRegions tests, say) parse
-// verbatim. The model loader turns them into our dispatch.region.
+// verbatim; the model loader turns them into our dispatch.region. Also the
+// `flow.tensor` ops IREE's dispatch-formation inputs use, which are no
+// fusion ops and stay between dispatches.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,7 +18,7 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Flow_Dialect : Dialect {
   let name = "flow";
   let cppNamespace = "::dispatchlab::flow";
-  let summary = "IREE flow.dispatch.region / flow.return spellings";
+  let summary = "IREE flow.dispatch.region, flow.return, flow.tensor spellings";
 }
 
 def Flow_DispatchRegionOp : Op<Flow_Dialect, "dispatch.region", [
@@ -40,6 +42,37 @@ def Flow_ReturnOp : Op<Flow_Dialect, "return", [
   let summary = "Yields the results of a flow.dispatch.region";
   let arguments = (ins Variadic<AnyType>:$operands);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+def Flow_TensorUpdateOp : Op<Flow_Dialect, "tensor.update", [
+    Pure, AttrSizedOperandSegments, AllTypesMatch<["target", "result"]>,
+    AllElementTypesMatch<["update", "target"]>,
+    AllRanksMatch<["update", "target"]>]> {
+  let summary = "Writes `update` into `target` at `start_indices`";
+  let description = [{
+    The result is `target` updated in place (IREE ties the two): the
+    assembly names `target` again before the result type.
+  }];
+  let arguments = (ins AnyRankedTensor:$target, Variadic<Index>:$target_dims,
+                       Variadic<Index>:$start_indices,
+                       AnyRankedTensor:$update, Variadic<Index>:$update_dims);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = [{
+    $update `,` $target `[` $start_indices `]` `:`
+    type($update) (`{` $update_dims^ `}`)? `->`
+    custom<TiedResult>(ref($target), type($result), $target_dims)
+    attr-dict-with-keyword
+  }];
+  let hasVerifier = 1;
+}
+
+// No Pure trait, as in IREE: the constant must not fold to a static one.
+def Flow_TensorDynamicConstantOp : Op<Flow_Dialect, "tensor.dynamic_constant"> {
+  let summary = "A constant whose result type hides (some of) its extents";
+  let arguments = (ins ElementsAttr:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "attr-dict $value `->` type($result)";
+  let hasVerifier = 1;
 }
 
 #endif // DISPATCHLAB_COMPAT_FLOWCOMPATDIALECT_TD

@@ -5,6 +5,7 @@
 // RUN: split-file %s %t
 // RUN: not dispatchlab run %t/barrier.mlir 2>&1 | FileCheck %s --check-prefix=BARRIER
 // RUN: not dispatchlab run %t/encoding.mlir 2>&1 | FileCheck %s --check-prefix=ENCODING
+// RUN: not dispatchlab run %t/update.mlir 2>&1 | FileCheck %s --check-prefix=UPDATE
 // RUN: dispatchlab run %t/branch.mlir | FileCheck %s --check-prefix=BRANCH
 
 // BARRIER: barrier.mlir:2:8: error: op was not bufferized
@@ -13,6 +14,8 @@
 // ENCODING: encoding.mlir:{{[0-9]+}}:{{[0-9]+}}: error: op was not bufferized
 // ENCODING-NEXT: iree_encoding.
 // ENCODING-NOT: Stack dump
+// UPDATE: update.mlir:3:8: error: op was not bufferized
+// UPDATE-NEXT: flow.tensor.update
 // BRANCH: "dispatches": 1
 
 //--- barrier.mlir
@@ -27,6 +30,13 @@ func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %enc = iree_encoding.set_encoding %x : tensor<4x8xf32> -> tensor<4x8xf32, #iree_encoding.testing<>>
   %dec = iree_encoding.unset_encoding %enc : tensor<4x8xf32, #iree_encoding.testing<>> -> tensor<4x8xf32>
   return %dec : tensor<4x8xf32>
+}
+
+//--- update.mlir
+func.func @f(%t: tensor<8xf32>, %u: tensor<2xf32>) -> tensor<8xf32> {
+  %i = arith.constant 3 : index
+  %0 = flow.tensor.update %u, %t[%i] : tensor<2xf32> -> %t as tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
 
 //--- branch.mlir

@@ -82,3 +82,17 @@ func.func @flow_dispatch_region(%a: tensor<?x4xf32>, %b: tensor<4xf32>, %n: inde
   }
   return %0#0 : tensor<?x4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @flow_tensor
+//       CHECK:   flow.tensor.dynamic_constant dense<1.000000e+00> : tensor<2x3xf32> -> tensor<?x3xf32>
+//       CHECK:   flow.tensor.update %{{.+}}, %[[T:.+]][%{{.+}}, %{{.+}}] : tensor<?x3xf32>{%{{.+}}} -> %[[T]] as tensor<8x3xf32>
+//       CHECK:   flow.tensor.update %{{.+}}, %[[D:.+]][%{{.+}}] : tensor<2xf32> -> %[[D]] as tensor<?xf32>{%{{.+}}}
+func.func @flow_tensor(%t: tensor<8x3xf32>, %d: tensor<?xf32>, %u: tensor<2xf32>, %i: index, %n: index)
+    -> (tensor<8x3xf32>, tensor<?xf32>) {
+  %c = flow.tensor.dynamic_constant dense<1.0> : tensor<2x3xf32> -> tensor<?x3xf32>
+  %0 = flow.tensor.update %c, %t[%i, %i] : tensor<?x3xf32>{%n} -> %t as tensor<8x3xf32>
+  %1 = flow.tensor.update %u, %d[%i] : tensor<2xf32> -> %d as tensor<?xf32>{%n}
+  return %0, %1 : tensor<8x3xf32>, tensor<?xf32>
+}

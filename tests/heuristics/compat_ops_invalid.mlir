@@ -84,3 +84,27 @@ func.func @flow_region_return_types(%a: tensor<4xf32>) -> tensor<4xi32> {
   }
   return %0 : tensor<4xi32>
 }
+
+// -----
+
+func.func @tensor_update_indices(%t: tensor<8x3xf32>, %u: tensor<2x3xf32>, %i: index) -> tensor<8x3xf32> {
+  // expected-error @below {{has 1 start indices for a target of rank 2}}
+  %0 = flow.tensor.update %u, %t[%i] : tensor<2x3xf32> -> %t as tensor<8x3xf32>
+  return %0 : tensor<8x3xf32>
+}
+
+// -----
+
+func.func @tensor_update_tied(%t: tensor<8xf32>, %s: tensor<8xf32>, %u: tensor<2xf32>, %i: index) -> tensor<8xf32> {
+  // expected-error @below {{the tied result must name the target}}
+  %0 = flow.tensor.update %u, %t[%i] : tensor<2xf32> -> %s as tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+func.func @dynamic_constant_shape() -> tensor<?x4xf32> {
+  // expected-error @below {{result type 'tensor<?x4xf32>' does not fit the value's 'tensor<2x3xf32>'}}
+  %0 = flow.tensor.dynamic_constant dense<1.0> : tensor<2x3xf32> -> tensor<?x4xf32>
+  return %0 : tensor<?x4xf32>
+}

@@ -251,3 +251,51 @@ func.func @no_fusion_across_cf_br(%x: tensor<4x8xf32>) -> tensor<4xf32> {
 //       CHECK:   dispatch.region
 //       CHECK:     linalg.generic {{.*}} ins(%[[EXP]] :
 //       CHECK:   return
+
+// -----
+
+// flow.tensor.update and flow.tensor.dynamic_constant are no fusion ops and
+// not cloneable (IREE's isUncloneableOp): the update sits between the
+// dispatch of its producer and that of its consumer, and the dynamic
+// constant stays outside the matmul's dispatch.
+
+#id = affine_map<(d0) -> (d0)>
+func.func @flow_tensor_ops_stay_outside(%x: tensor<4xf32>, %t: tensor<8xf32>, %i: index,
+                                        %a: tensor<?x3xf32>) -> (tensor<8xf32>, tensor<?x?xf32>) {
+  %cst = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.negf %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %up = flow.tensor.update %neg, %t[%i] : tensor<4xf32> -> %t as tensor<8xf32>
+  %e8 = tensor.empty() : tensor<8xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%up : tensor<8xf32>) outs(%e8 : tensor<8xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = math.exp %v : f32
+    linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %c = flow.tensor.dynamic_constant dense<1.0> : tensor<3x5xf32> -> tensor<?x?xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %m = tensor.dim %a, %c0 : tensor<?x3xf32>
+  %n = tensor.dim %c, %c1 : tensor<?x?xf32>
+  %em = tensor.empty(%m, %n) : tensor<?x?xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%em : tensor<?x?xf32>) -> tensor<?x?xf32>
+  %mm = linalg.matmul ins(%a, %c : tensor<?x3xf32>, tensor<?x?xf32>)
+      outs(%f : tensor<?x?xf32>) -> tensor<?x?xf32>
+  return %exp, %mm : tensor<8xf32>, tensor<?x?xf32>
+}
+// CHECK-LABEL: func.func @flow_tensor_ops_stay_outside(
+//       CHECK:   %[[NEG:.+]] = dispatch.region
+//       CHECK:     arith.negf
+//       CHECK:   %[[UP:.+]] = flow.tensor.update %[[NEG]]
+//       CHECK:   dispatch.region
+//       CHECK:     linalg.generic {{.*}} ins(%[[UP]] :
+//       CHECK:   %[[C:.+]] = flow.tensor.dynamic_constant
+//       CHECK:   dispatch.region
+//       CHECK:     linalg.matmul {{.*}}ins(%{{.+}}, %[[C]] :
+//       CHECK:   return
