@@ -4,6 +4,7 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "compat/CheckCompatDialect.h"
 #include "compat/EncodingCompatDialect.h"
 #include "compat/FlowCompatDialect.h"
 #include "compat/TensorExtCompatDialect.h"
@@ -36,9 +37,9 @@ void registerDialects(mlir::DialectRegistry &registry) {
                   mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
-                  dispatch::DispatchDialect, encoding::EncodingDialect,
-                  flow::FlowDialect, tensor_ext::TensorExtDialect,
-                  util::UtilDialect>();
+                  check::CheckDialect, dispatch::DispatchDialect,
+                  encoding::EncodingDialect, flow::FlowDialect,
+                  tensor_ext::TensorExtDialect, util::UtilDialect>();
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);

@@ -96,3 +96,14 @@ func.func @flow_tensor(%t: tensor<8x3xf32>, %d: tensor<?xf32>, %u: tensor<2xf32>
   %1 = flow.tensor.update %u, %d[%i] : tensor<2xf32> -> %d as tensor<?xf32>{%n}
   return %0, %1 : tensor<8x3xf32>, tensor<?xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @check_ops
+//       CHECK:   check.expect_almost_eq(%{{.+}}, %{{.+}}) : tensor<4xf32>
+//       CHECK:   check.expect_almost_eq(%{{.+}}, %{{.+}}, atol 5.000000e-01, rtol 1.000000e-03) : tensor<4xf32>
+func.func @check_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) {
+  check.expect_almost_eq(%a, %b) : tensor<4xf32>
+  check.expect_almost_eq(%a, %b, atol 5.0e-1, rtol 1.0e-3) : tensor<4xf32>
+  return
+}

@@ -108,3 +108,11 @@ func.func @dynamic_constant_shape() -> tensor<?x4xf32> {
   %0 = flow.tensor.dynamic_constant dense<1.0> : tensor<2x3xf32> -> tensor<?x4xf32>
   return %0 : tensor<?x4xf32>
 }
+
+// -----
+
+func.func @expect_almost_eq_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
+  // expected-error @below {{all of {lhs, rhs} have same type}}
+  "check.expect_almost_eq"(%a, %b) : (tensor<4xf32>, tensor<4xf16>) -> ()
+  return
+}

@@ -299,3 +299,26 @@ func.func @flow_tensor_ops_stay_outside(%x: tensor<4xf32>, %t: tensor<8xf32>, %i
 //       CHECK:   dispatch.region
 //       CHECK:     linalg.matmul {{.*}}ins(%{{.+}}, %[[C]] :
 //       CHECK:   return
+
+// -----
+
+// check.expect_almost_eq has unknown effects and is no fusion op: it reads
+// the dispatch's result from outside, and is kept though it has no result.
+
+#id = affine_map<(d0) -> (d0)>
+func.func @expect_almost_eq_stays_outside(%x: tensor<4xf32>, %want: tensor<4xf32>) {
+  %e = tensor.empty() : tensor<4xf32>
+  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.negf %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  check.expect_almost_eq(%neg, %want) : tensor<4xf32>
+  return
+}
+// CHECK-LABEL: func.func @expect_almost_eq_stays_outside(
+//       CHECK:   %[[D:.+]] = dispatch.region
+//       CHECK:     arith.negf
+//       CHECK:   check.expect_almost_eq(%[[D]],
+//       CHECK:   return
