@@ -7,6 +7,7 @@
 #include "compat/CheckCompatDialect.h"
 #include "compat/EncodingCompatDialect.h"
 #include "compat/FlowCompatDialect.h"
+#include "compat/HalCompatDialect.h"
 #include "compat/TensorExtCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
@@ -38,7 +39,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::memref::MemRefDialect,
                   mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
                   check::CheckDialect, dispatch::DispatchDialect,
-                  encoding::EncodingDialect, flow::FlowDialect,
+                  encoding::EncodingDialect, flow::FlowDialect, hal::HalDialect,
                   tensor_ext::TensorExtDialect, util::UtilDialect>();
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerTilingInterfaceExternalModels(registry);

@@ -6,6 +6,7 @@
 // RUN: not dispatchlab run %t/barrier.mlir 2>&1 | FileCheck %s --check-prefix=BARRIER
 // RUN: not dispatchlab run %t/encoding.mlir 2>&1 | FileCheck %s --check-prefix=ENCODING
 // RUN: not dispatchlab run %t/update.mlir 2>&1 | FileCheck %s --check-prefix=UPDATE
+// RUN: not dispatchlab run %t/hal.mlir 2>&1 | FileCheck %s --check-prefix=HAL
 // RUN: dispatchlab run %t/branch.mlir | FileCheck %s --check-prefix=BRANCH
 
 // BARRIER: barrier.mlir:2:8: error: op was not bufferized
@@ -16,6 +17,7 @@
 // ENCODING-NOT: Stack dump
 // UPDATE: update.mlir:3:8: error: op was not bufferized
 // UPDATE-NEXT: flow.tensor.update
+// HAL: hal.mlir:1:14: error: 'arg0' has type '!hal.buffer_view'; run supports statically shaped tensors only
 // BRANCH: "dispatches": 1
 
 //--- barrier.mlir
@@ -37,6 +39,13 @@ func.func @f(%t: tensor<8xf32>, %u: tensor<2xf32>) -> tensor<8xf32> {
   %i = arith.constant 3 : index
   %0 = flow.tensor.update %u, %t[%i] : tensor<2xf32> -> %t as tensor<8xf32>
   return %0 : tensor<8xf32>
+}
+
+//--- hal.mlir
+func.func @f(%bv: !hal.buffer_view) -> !hal.buffer_view {
+  %t = hal.tensor.import %bv : !hal.buffer_view -> tensor<4xf32>
+  %r = hal.tensor.export %t : tensor<4xf32> -> !hal.buffer_view
+  return %r : !hal.buffer_view
 }
 
 //--- branch.mlir

@@ -107,3 +107,21 @@ func.func @check_ops(%a: tensor<4xf32>, %b: tensor<4xf32>) {
   check.expect_almost_eq(%a, %b, atol 5.0e-1, rtol 1.0e-3) : tensor<4xf32>
   return
 }
+
+// -----
+
+// CHECK-LABEL: util.func public @hal_abi
+//  CHECK-SAME:   (%[[BV:.+]]: !hal.buffer_view, %[[F:.+]]: !hal.fence, %[[S:.+]]: !hal.fence) -> !hal.buffer_view
+//       CHECK:   %[[D:.+]] = hal.buffer_view.dim<%[[BV]] : !hal.buffer_view>[1] : index
+//       CHECK:   %[[T:.+]] = hal.tensor.import wait(%[[F]]) => %[[BV]] : !hal.buffer_view -> tensor<4x?xf32>{%[[D]]}
+//       CHECK:   hal.tensor.import %[[BV]] : !hal.buffer_view -> tensor<8xf32>
+//       CHECK:   %[[J:.+]] = hal.tensor.barrier join(%[[T]] : tensor<4x?xf32>) => %[[S]] : !hal.fence
+//       CHECK:   hal.tensor.export %[[J]] : tensor<4x?xf32>{%[[D]]} -> !hal.buffer_view
+util.func public @hal_abi(%bv: !hal.buffer_view, %f: !hal.fence, %s: !hal.fence) -> !hal.buffer_view {
+  %d = hal.buffer_view.dim<%bv : !hal.buffer_view>[1] : index
+  %t = hal.tensor.import wait(%f) => %bv : !hal.buffer_view -> tensor<4x?xf32>{%d}
+  %u = hal.tensor.import %bv : !hal.buffer_view -> tensor<8xf32>
+  %j = hal.tensor.barrier join(%t : tensor<4x?xf32>) => %s : !hal.fence
+  %r = hal.tensor.export %j : tensor<4x?xf32>{%d} -> !hal.buffer_view
+  util.return %r : !hal.buffer_view
+}

@@ -116,3 +116,19 @@ func.func @expect_almost_eq_types(%a: tensor<4xf32>, %b: tensor<4xf16>) {
   "check.expect_almost_eq"(%a, %b) : (tensor<4xf32>, tensor<4xf16>) -> ()
   return
 }
+
+// -----
+
+func.func @tensor_import_dims(%bv: !hal.buffer_view) -> tensor<?xf32> {
+  // expected-error @below {{has 0 dims for a tensor type with 1 dynamic dims}}
+  %0 = hal.tensor.import %bv : !hal.buffer_view -> tensor<?xf32>
+  return %0 : tensor<?xf32>
+}
+
+// -----
+
+func.func @tensor_barrier_types(%t: tensor<4xf32>, %f: !hal.fence) -> tensor<4xi32> {
+  // expected-error @below {{all of {sources, results} have same type}}
+  %0 = "hal.tensor.barrier"(%t, %f) : (tensor<4xf32>, !hal.fence) -> tensor<4xi32>
+  return %0 : tensor<4xi32>
+}

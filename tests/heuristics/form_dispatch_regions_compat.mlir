@@ -322,3 +322,29 @@ func.func @expect_almost_eq_stays_outside(%x: tensor<4xf32>, %want: tensor<4xf32
 //       CHECK:     arith.negf
 //       CHECK:   check.expect_almost_eq(%[[D]],
 //       CHECK:   return
+
+// -----
+
+// hal.tensor.import/export/barrier are no fusion ops: the dispatch reads the
+// imported tensor and the barrier and export read its result, all outside.
+
+#id = affine_map<(d0) -> (d0)>
+func.func @hal_ops_stay_outside(%bv: !hal.buffer_view, %f: !hal.fence) -> !hal.buffer_view {
+  %x = hal.tensor.import wait(%f) => %bv : !hal.buffer_view -> tensor<4xf32>
+  %e = tensor.empty() : tensor<4xf32>
+  %neg = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel"]}
+      ins(%x : tensor<4xf32>) outs(%e : tensor<4xf32>) {
+  ^bb0(%v: f32, %o: f32):
+    %y = arith.negf %v : f32
+    linalg.yield %y : f32
+  } -> tensor<4xf32>
+  %j = hal.tensor.barrier join(%neg : tensor<4xf32>) => %f : !hal.fence
+  %r = hal.tensor.export %j : tensor<4xf32> -> !hal.buffer_view
+  return %r : !hal.buffer_view
+}
+// CHECK-LABEL: func.func @hal_ops_stay_outside(
+//       CHECK:   %[[X:.+]] = hal.tensor.import
+//       CHECK:   %[[D:.+]] = dispatch.region
+//       CHECK:     linalg.generic {{.*}} ins(%[[X]] :
+//       CHECK:   %[[J:.+]] = hal.tensor.barrier join(%[[D]] :
+//       CHECK:   hal.tensor.export %[[J]]
