@@ -1,14 +1,15 @@
 //===- UtilCompatDialect.td - IREE's util.func spelling ------*- tablegen -*-===//
 //
 // Just enough of IREE's `util` dialect to read IREE-style inputs verbatim:
-// `util.func` and `util.return` (the model loader rewrites them to `func`)
-// and `util.optimization_barrier`.
+// `util.func` and `util.return` (the model loader rewrites them to `func`),
+// `util.optimization_barrier` and `#util.preprocessing_pipeline`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
 #define DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
 
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
@@ -20,6 +21,18 @@ def Util_Dialect : Dialect {
   let name = "util";
   let cppNamespace = "::dispatchlab::util";
   let summary = "IREE util.func / util.return / optimization_barrier spellings";
+  let useDefaultAttributePrinterParser = 1;
+}
+
+// The pipeline IREE runs on a function before dispatch creation
+// (`attributes {preprocessing_pipeline = ...}`). dispatchlab does not run
+// it; the model loader warns.
+def Util_PreprocessingPipelineAttr
+    : AttrDef<Util_Dialect, "PreprocessingPipeline"> {
+  let mnemonic = "preprocessing_pipeline";
+  let summary = "A textual pass pipeline to run before dispatch creation";
+  let parameters = (ins StringRefParameter<>:$pipeline);
+  let assemblyFormat = "`<` $pipeline `>`";
 }
 
 def Util_FuncOp : Op<Util_Dialect, "func", [

@@ -66,6 +66,18 @@ parseRecoveringFromCrash(llvm::SourceMgr &sourceMgr,
   return failure();
 }
 
+/// IREE runs a function's `#util.preprocessing_pipeline` before dispatch
+/// creation; we do not, and the dispatches may differ, so say so.
+static void warnOfPreprocessingPipelines(ModuleOp module) {
+  module.walk([](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (auto pipeline =
+              dyn_cast<util::PreprocessingPipelineAttr>(attr.getValue()))
+        emitWarning(op->getLoc(), "preprocessing pipeline '")
+            << pipeline.getPipeline() << "' is not run by dispatchlab";
+  });
+}
+
 OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
                                     llvm::SourceMgr &sourceMgr) {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -95,6 +107,7 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   }
   attachSourceNames(*state);
   context.getOrLoadDialect<func::FuncDialect>();
+  warnOfPreprocessingPipelines(*module);
   convertUtilFuncsToFunc(*module);
   convertFlowDispatchRegions(*module);
   if (failed(verify(*module)))

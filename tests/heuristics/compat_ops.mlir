@@ -125,3 +125,12 @@ util.func public @hal_abi(%bv: !hal.buffer_view, %f: !hal.fence, %s: !hal.fence)
   %r = hal.tensor.export %j : tensor<4x?xf32>{%d} -> !hal.buffer_view
   util.return %r : !hal.buffer_view
 }
+
+// -----
+
+// CHECK-LABEL: util.func public @preprocessing
+//  CHECK-SAME:   attributes {preprocessing_pipeline = #util.preprocessing_pipeline<"iree-preprocessing-make-single-dispatch">}
+util.func public @preprocessing() attributes {
+    preprocessing_pipeline = #util.preprocessing_pipeline<"iree-preprocessing-make-single-dispatch">} {
+  util.return
+}
