@@ -4,15 +4,24 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace dispatchlab::util;
 
 #include "compat/UtilCompatDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "compat/UtilCompatAttrs.cpp.inc"
+
 void UtilDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "compat/UtilCompatAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "compat/UtilCompatOps.cpp.inc"

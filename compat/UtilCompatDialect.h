@@ -4,6 +4,7 @@
 #define DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_H
 
 #include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Dialect.h"
 #include "mlir/IR/OpDefinition.h"
@@ -14,6 +15,9 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
 #include "compat/UtilCompatDialect.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "compat/UtilCompatAttrs.h.inc"
 
 #define GET_OP_CLASSES
 #include "compat/UtilCompatOps.h.inc"

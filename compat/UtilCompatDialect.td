@@ -1,13 +1,15 @@
 //===- UtilCompatDialect.td - IREE's util.func spelling ------*- tablegen -*-===//
 //
 // Just enough of IREE's `util` dialect to read IREE-style inputs verbatim:
-// `util.func` and `util.return`. The model loader rewrites them to `func`.
+// `util.func` and `util.return` (the model loader rewrites them to `func`),
+// `util.optimization_barrier` and `#util.preprocessing_pipeline`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
 #define DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
 
+include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
@@ -18,7 +20,19 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Util_Dialect : Dialect {
   let name = "util";
   let cppNamespace = "::dispatchlab::util";
-  let summary = "IREE util.func / util.return spellings, read-only";
+  let summary = "IREE util.func / util.return / optimization_barrier spellings";
+  let useDefaultAttributePrinterParser = 1;
+}
+
+// The pipeline IREE runs on a function before dispatch creation
+// (`attributes {preprocessing_pipeline = ...}`). dispatchlab does not run
+// it; the model loader warns.
+def Util_PreprocessingPipelineAttr
+    : AttrDef<Util_Dialect, "PreprocessingPipeline"> {
+  let mnemonic = "preprocessing_pipeline";
+  let summary = "A textual pass pipeline to run before dispatch creation";
+  let parameters = (ins StringRefParameter<>:$pipeline);
+  let assemblyFormat = "`<` $pipeline `>`";
 }
 
 def Util_FuncOp : Op<Util_Dialect, "func", [
@@ -48,6 +62,17 @@ def Util_ReturnOp : Op<Util_Dialect, "return", [
     Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
   let summary = "Returns from a util.func";
   let arguments = (ins Variadic<AnyType>:$operands);
+  let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
+}
+
+// As in IREE, no side-effect traits: unknown effects keep canonicalization
+// and CSE from folding or merging it, and it is no fusion op, so dispatch
+// formation neither puts it in a dispatch nor fuses across it.
+def Util_OptimizationBarrierOp : Op<Util_Dialect, "optimization_barrier", [
+    AllTypesMatch<["operands", "results"]>]> {
+  let summary = "Identity that optimizations do not look through";
+  let arguments = (ins Variadic<AnyType>:$operands);
+  let results = (outs Variadic<AnyType>:$results);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
 }
 

@@ -2,6 +2,7 @@
 
 #include "heuristics/OpClassification.h"
 
+#include "compat/EncodingCompatDialect.h"
 #include "compat/LinalgExtCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 
@@ -134,15 +135,17 @@ static bool isScatterIndicesGenerator(Operation *op) {
 }
 
 // Mirrors IREE's isCloneableIntoDispatchOp (RegionOpUtils.cpp); scan users
-// and encodings are left out (no such ops here). The aggressive flag only
-// adds the attention-mask and scatter-index cases; inline-constant-bytes is
+// are left out (no such op here). `iree_encoding.unset_encoding` is cloned
+// like an extract_slice: each consumer dispatch decodes for itself. The
+// aggressive flag only adds the attention-mask and scatter-index cases;
+// inline-constant-bytes is
 // --iree-flow-inline-constants-max-byte-length.
 bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
   Dialect *dialect = op->getDialect();
   if (!isa_and_nonnull<affine::AffineDialect, arith::ArithDialect,
-                       complex::ComplexDialect, linalg::LinalgDialect,
-                       linalg_ext::LinalgExtDialect, tensor::TensorDialect>(
-          dialect))
+                       complex::ComplexDialect, encoding::EncodingDialect,
+                       linalg::LinalgDialect, linalg_ext::LinalgExtDialect,
+                       tensor::TensorDialect>(dialect))
     return false;
   if (isa<tensor::InsertSliceOp>(op))
     return false;
@@ -151,7 +154,7 @@ bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
   // TODO there), so a reshape between two ops always splits them.
   if (isa<affine::AffineApplyOp, arith::IndexCastOp, linalg::FillOp,
           tensor::EmptyOp, tensor::ExtractOp, tensor::ExtractSliceOp,
-          complex::CreateOp>(op))
+          complex::CreateOp, encoding::UnsetEncodingOp>(op))
     return true;
 
   if (isBitExtendOp(op))
@@ -258,8 +261,14 @@ bool isGatherlikeOp(Operation *op) {
   return false;
 }
 
-bool isPackLikeOp(Operation *op) { return isa<linalg::PackOp>(op); }
-bool isUnpackLikeOp(Operation *op) { return isa<linalg::UnPackOp>(op); }
+// As IREE's FormDispatchRegions: set_encoding has pack semantics and
+// unset_encoding unpack semantics.
+bool isPackLikeOp(Operation *op) {
+  return isa<linalg::PackOp, encoding::SetEncodingOp>(op);
+}
+bool isUnpackLikeOp(Operation *op) {
+  return isa<linalg::UnPackOp, encoding::UnsetEncodingOp>(op);
+}
 
 unsigned getNumLoops(Operation *op) {
   if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op))

@@ -69,7 +69,8 @@ mlir::AffineMap getResultMap(mlir::OpResult result);
 /// True if every loop of a fusion op is parallel.
 bool isAllParallel(mlir::Operation *op);
 
-/// Pack-like ops (`linalg.pack`) and unpack-like ops (`linalg.unpack`).
+/// Pack-like ops (`linalg.pack`, `iree_encoding.set_encoding`) and
+/// unpack-like ops (`linalg.unpack`, `iree_encoding.unset_encoding`).
 bool isPackLikeOp(mlir::Operation *op);
 bool isUnpackLikeOp(mlir::Operation *op);
 

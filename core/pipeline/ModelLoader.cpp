@@ -2,8 +2,9 @@
 
 #include "core/pipeline/ModelLoader.h"
 
-#include "core/onnx/OnnxModelFile.h"
 #include "compat/UtilCompatDialect.h"
+#include "core/onnx/OnnxModelFile.h"
+#include "core/pipeline/PreformedDispatches.h"
 #include "core/support/InputFile.h"
 #include "heuristics/OpClassification.h"
 
@@ -65,6 +66,18 @@ parseRecoveringFromCrash(llvm::SourceMgr &sourceMgr,
   return failure();
 }
 
+/// IREE runs a function's `#util.preprocessing_pipeline` before dispatch
+/// creation; we do not, and the dispatches may differ, so say so.
+static void warnOfPreprocessingPipelines(ModuleOp module) {
+  module.walk([](Operation *op) {
+    for (NamedAttribute attr : op->getDiscardableAttrs())
+      if (auto pipeline =
+              dyn_cast<util::PreprocessingPipelineAttr>(attr.getValue()))
+        emitWarning(op->getLoc(), "preprocessing pipeline '")
+            << pipeline.getPipeline() << "' is not run by dispatchlab";
+  });
+}
+
 OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
                                     llvm::SourceMgr &sourceMgr) {
   llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> file =
@@ -94,7 +107,9 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   }
   attachSourceNames(*state);
   context.getOrLoadDialect<func::FuncDialect>();
+  warnOfPreprocessingPipelines(*module);
   convertUtilFuncsToFunc(*module);
+  convertFlowDispatchRegions(*module);
   if (failed(verify(*module)))
     return nullptr;
   // Byte counts of larger tensors would overflow int64_t in the stats.

@@ -12,7 +12,8 @@
 namespace dispatchlab {
 
 /// Parses the MLIR file at `path` into a module of `func.func`s. IREE's
-/// `util.func`/`util.return` spellings are rewritten to `func`. Each op whose
+/// `util.func`/`util.return` spellings are rewritten to `func`, and its
+/// pre-formed `flow.dispatch.region`s to `dispatch.region`. Each op whose
 /// result was named in the source (`%mm = ...`) gets a NameLoc carrying that
 /// name, so reports can say `%mm` rather than `linalg.matmul#3`. Diagnostics
 /// (file:line:col) go through `sourceMgr`'s handler installed by the caller;

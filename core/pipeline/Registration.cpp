@@ -4,7 +4,12 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "compat/CheckCompatDialect.h"
+#include "compat/EncodingCompatDialect.h"
+#include "compat/FlowCompatDialect.h"
+#include "compat/HalCompatDialect.h"
 #include "compat/LinalgExtCompatDialect.h"
+#include "compat/TensorExtCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
@@ -13,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/TilingInterfaceImpl.h"
@@ -29,11 +35,14 @@ namespace dispatchlab {
 void registerDialects(mlir::DialectRegistry &registry) {
   registry.insert<mlir::affine::AffineDialect, mlir::arith::ArithDialect,
                   mlir::bufferization::BufferizationDialect,
-                  mlir::complex::ComplexDialect, mlir::func::FuncDialect,
-                  mlir::linalg::LinalgDialect, mlir::math::MathDialect,
-                  mlir::memref::MemRefDialect, mlir::scf::SCFDialect,
-                  mlir::tensor::TensorDialect, dispatch::DispatchDialect,
-                  linalg_ext::LinalgExtDialect, util::UtilDialect>();
+                  mlir::cf::ControlFlowDialect, mlir::complex::ComplexDialect,
+                  mlir::func::FuncDialect, mlir::linalg::LinalgDialect,
+                  mlir::math::MathDialect, mlir::memref::MemRefDialect,
+                  mlir::scf::SCFDialect, mlir::tensor::TensorDialect,
+                  check::CheckDialect, dispatch::DispatchDialect,
+                  encoding::EncodingDialect, flow::FlowDialect, hal::HalDialect,
+                  linalg_ext::LinalgExtDialect, tensor_ext::TensorExtDialect,
+                  util::UtilDialect>();
   mlir::linalg::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerTilingInterfaceExternalModels(registry);
   mlir::tensor::registerInferTypeOpInterfaceExternalModels(registry);
