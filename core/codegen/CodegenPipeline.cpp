@@ -10,6 +10,8 @@
 #include "core/codegen/TransientMemory.h"
 #include "core/support/ContentCache.h"
 #include "core/support/Timing.h"
+
+#include "compat/CompatDialects.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
@@ -450,12 +452,12 @@ StringRef stringify(CodegenMode mode) {
   return mode == CodegenMode::Tiled ? "tiled" : "loops";
 }
 
-// IREE's LinalgExt ops parse for dispatch formation only; they have no
+// IREE's ops (compat/) parse for dispatch formation only; they have no
 // lowering here, so say which op stops `run` rather than fail deep in
 // bufferization.
-static LogicalResult checkNoLinalgExtOps(ModuleOp module) {
+static LogicalResult checkNoCompatOps(ModuleOp module) {
   WalkResult result = module.walk<WalkOrder::PreOrder>([](Operation *op) {
-    if (op->getName().getDialectNamespace() != "iree_linalg_ext")
+    if (!isCompatOp(op))
       return WalkResult::advance();
     op->emitOpError("has no lowering in dispatchlab's codegen: `dispatchlab "
                     "run` cannot execute it (`dispatchlab compile` can)");
@@ -481,7 +483,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   context->printOpOnDiagnostic(false);
   llvm::scope_exit restore([&] { context->printOpOnDiagnostic(printOp); });
 
-  if (failed(checkNoLinalgExtOps(module)))
+  if (failed(checkNoCompatOps(module)))
     return failure();
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
