@@ -373,14 +373,15 @@ def files(*patterns: str) -> List[str]:
 
 
 def mlir_seeds() -> List[str]:
-    """Every `// -----` case of the heuristics' lit tests, plus the seeds."""
+    """Every `// -----` case of the heuristics' and core's lit tests (IREE's
+    spellings among them), plus the seeds."""
     cases = []
     for path in files("tests/inputs/seeds/*.mlir", "tests/heuristics/*.mlir",
-                      "tests/inputs/*.mlir"):
+                      "tests/core/*.mlir", "tests/inputs/*.mlir"):
         for case in read(path).split("// -----"):
             lines = [l for l in case.split("\n")
                      if not l.lstrip().startswith("//")]
-            if "func.func" in case:
+            if "func.func" in case or "util.func" in case:
                 cases.append("\n".join(lines))
     return cases
 
