@@ -109,6 +109,20 @@ std::string Statement::getText(int column) const {
 bool Statement::isNull(int column) const {
   return sqlite3_column_type(stmt, column) == SQLITE_NULL;
 }
+Statement::ValueType Statement::valueType(int column) const {
+  switch (sqlite3_column_type(stmt, column)) {
+  case SQLITE_INTEGER:
+    return ValueType::Integer;
+  case SQLITE_FLOAT:
+    return ValueType::Real;
+  case SQLITE_TEXT:
+    return ValueType::Text;
+  case SQLITE_BLOB:
+    return ValueType::Blob;
+  default:
+    return ValueType::Null;
+  }
+}
 int Statement::columnCount() const { return sqlite3_column_count(stmt); }
 std::string Statement::columnName(int column) const {
   const char *name = sqlite3_column_name(stmt, column);

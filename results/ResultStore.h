@@ -67,6 +67,10 @@ public:
   double getDouble(int column) const;
   std::string getText(int column) const;
   bool isNull(int column) const;
+  /// The storage class of a column of the current row (SQLite's types are
+  /// per value, not per column).
+  enum class ValueType { Integer, Real, Text, Blob, Null };
+  ValueType valueType(int column) const;
   int columnCount() const;
   std::string columnName(int column) const;
   /// True if running the statement cannot write to the database.
