@@ -188,6 +188,10 @@ private:
   std::map<std::string, std::unique_ptr<Statement>> statements;
 };
 
+/// The error of a job failed by `sweeps cancel` before it ran: written by
+/// JobQueue, classified by reports ("cancelled").
+inline constexpr llvm::StringLiteral kCancelledError = "cancelled";
+
 /// Seconds since the Unix epoch: what lease deadlines are stored in, so they
 /// survive a coordinator restart.
 double unixNow();
