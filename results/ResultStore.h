@@ -48,6 +48,12 @@ public:
   using StoreError::StoreError;
 };
 
+/// SQL text holding a second statement after the first: `prepare` runs one.
+class SecondStatementError : public StoreError {
+public:
+  using StoreError::StoreError;
+};
+
 /// A prepared statement, reset on every `bind` round. Owned by the store.
 class Statement {
 public:
@@ -104,7 +110,8 @@ public:
   ResultStore(const ResultStore &) = delete;
   ResultStore &operator=(const ResultStore &) = delete;
 
-  /// A cached prepared statement for `sql`, reset and unbound.
+  /// A cached prepared statement for `sql`, reset and unbound; SQL with a
+  /// second statement after the first is refused (SecondStatementError).
   Statement &prepare(const std::string &sql);
   void exec(const std::string &sql);
 
@@ -169,6 +176,7 @@ public:
 
 private:
   void open(Access access);
+  bool hasStatement(const char *sql);
   /// Throws unless PRAGMA quick_check finds the file sound.
   void checkIntegrity();
   void close();

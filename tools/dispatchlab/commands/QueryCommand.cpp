@@ -152,6 +152,9 @@ int runQueryCommand() {
   } catch (const EmptyStatementError &e) {
     error() << e.what() << "\n";
     return 1;
+  } catch (const SecondStatementError &e) {
+    error() << e.what() << "\n";
+    return 1;
   } catch (const StoreError &) {
     error() << store->lastError() << "\n";
     return 1;
