@@ -188,6 +188,11 @@ submit(CoordinatorClient &client, const LoadedSpec &loaded, bool forceRerun) {
   coordinator::SubmitSweepReply reply;
   grpc::Status status =
       client.stub().SubmitSweep(client.context(60s).get(), request, &reply);
+  if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
+    // The spec's name is taken: the user's file is what to change.
+    error() << specPath << ": " << status.error_message() << "\n";
+    return std::nullopt;
+  }
   if (!status.ok()) {
     // A TLS server closes a plaintext connection without a word.
     bool maybeTls = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
