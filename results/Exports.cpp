@@ -146,10 +146,9 @@ static void appendComparison(const PivotCell &cell, PivotColumns has,
   if (has.counts)
     row.push_back(cell.difference ? metricValue(*cell.difference, metric)
                                   : TypedValue());
-  if (has.sampled)
-    row.push_back(static_cast<int64_t>(cell.samples.size()));
   if (!has.sampled)
     return;
+  row.push_back(static_cast<int64_t>(cell.samples.size()));
   const LatencyComparison *comparison =
       cell.comparison && cell.comparison->test ? &*cell.comparison : nullptr;
   std::optional<Interval> interval =
@@ -172,9 +171,8 @@ pivotRow(const Pivot &pivot, const PivotCell &cell, size_t m, size_t v) {
       cell.kind == PivotCell::Kind::Failed ? TypedValue(cell.note)
                                            : TypedValue(),
       isValue ? metricValue(cell.value, metric) : TypedValue()};
-  size_t width = pivotColumnNames(pivot).size();
   if (!isValue) {
-    row.resize(width);
+    row.resize(pivotColumnNames(pivot).size());
     return row;
   }
   if (has.relative) {

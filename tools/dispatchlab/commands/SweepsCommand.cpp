@@ -125,6 +125,8 @@ int manageSweep() {
     return 2;
   }
   try {
+    // Opened read-only first: a missing database is an error, not created.
+    { ResultStore probe(databasePath, ResultStore::Access::ReadOnly); }
     return verb == "rm" ? removeSweep(action[1]) : cancelSweep(action[1]);
   } catch (const StoreError &e) {
     error() << e.what() << "\n";
