@@ -190,7 +190,9 @@ submit(CoordinatorClient &client, const LoadedSpec &loaded, bool forceRerun) {
       client.stub().SubmitSweep(client.context(60s).get(), request, &reply);
   if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
     // The spec's name is taken: the user's file is what to change.
-    error() << specPath << ": " << status.error_message() << "\n";
+    // (reproduce submits embedded specs: no file of the user's to name.)
+    error() << (specPath.empty() ? "" : specPath + ": ")
+            << status.error_message() << "\n";
     return std::nullopt;
   }
   if (!status.ok()) {
