@@ -107,6 +107,16 @@ CoordinatorService::SubmitSweep(grpc::ServerContext *context,
   try {
     SubmitResult result = queue.submit(request->spec().name(), specText, models,
                                        *jobs, request->force(), unixNow());
+    if (result.nameTakenBy)
+      return grpc::Status(
+          grpc::StatusCode::ALREADY_EXISTS,
+          llvm::formatv("sweep name '{0}' is taken in {1} by sweep #{2}, "
+                        "submitted from another spec: rename this sweep, "
+                        "remove #{2} (dispatchlab sweeps rm {2}) or pass "
+                        "--force to add a sweep of the same name",
+                        request->spec().name(), queue.databasePath(),
+                        result.nameTakenBy)
+              .str());
     reply->set_sweep_id(result.sweepId);
     reply->set_jobs(result.jobs);
     reply->set_cached(result.cached);

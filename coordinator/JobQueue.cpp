@@ -46,6 +46,19 @@ std::optional<SubmitResult> JobQueue::findSweep(const std::string &specHash) {
   return result;
 }
 
+std::optional<int64_t>
+JobQueue::sweepWithOtherSpec(const std::string &name,
+                             const std::string &specText) {
+  Statement &find = store.prepare("SELECT id, spec_text = ?2 FROM sweeps "
+                                  "WHERE name = ?1 ORDER BY id DESC LIMIT 1");
+  find.bind(1, name).bind(2, specText);
+  std::optional<int64_t> taken;
+  if (find.step() && !find.getInt(1))
+    taken = find.getInt(0);
+  find.reset();
+  return taken;
+}
+
 bool JobQueue::insertJob(int64_t sweepId, const ExpandedJob &job, bool force,
                          double now) {
   std::optional<int64_t> stored;
@@ -93,6 +106,11 @@ SubmitResult JobQueue::submit(const std::string &name,
         return *resumed;
       }
     SubmitResult result;
+    if (!force)
+      if (std::optional<int64_t> taken = sweepWithOtherSpec(name, specText)) {
+        result.nameTakenBy = *taken;
+        return result;
+      }
     result.jobs = jobs.size();
     store
         .prepare("INSERT INTO sweeps(name, spec_hash, spec_text, "

@@ -43,6 +43,16 @@ struct SubmitResult {
   bool resumed = false;
   /// Jobs of a resumed sweep already done, failed or cached.
   int64_t finished = 0;
+  /// Nonzero when nothing was submitted: the sweep of this id holds the
+  /// name with a different spec text (names are unique unless forced).
+  int64_t nameTakenBy = 0;
+};
+
+/// What `sweeps rm` removed.
+struct RemovedSweep {
+  int64_t jobs = 0;
+  /// Results no other sweep's job points at, and models no job uses.
+  int64_t results = 0, models = 0;
 };
 
 struct LeasedJob {
@@ -89,7 +99,10 @@ public:
   JobQueue(ResultStore &store, QueuePolicy policy);
 
   /// Adds a sweep and its jobs. The same jobs submitted again (same spec,
-  /// models and build) resume the existing sweep unless `force`. Unless
+  /// models and build) resume the existing sweep unless `force`. A name
+  /// taken by a sweep of another spec text is refused (nameTakenBy) unless
+  /// `force`; the same spec text with other models or another build is a
+  /// new sweep of the same name. Unless
   /// `force`, a job whose content key has a stored result starts as cached,
   /// and one whose key another sweep's job is running waits for that
   /// result; a forced job is measured again and adds a result.
@@ -123,6 +136,15 @@ public:
   /// when no worker of the previous run can still hold a lease.
   int releaseAllLeases();
 
+  /// Deletes the sweep and its jobs, then the results and models only they
+  /// used. Leased jobs lose their lease (a late report finds no job).
+  RemovedSweep removeSweep(int64_t sweepId);
+
+  /// Fails the sweep's pending jobs as cancelled (error "cancelled"), in one
+  /// transaction; leased jobs run to their end. Returns how many. Safe with
+  /// a coordinator on the database: leases read the state afresh.
+  int64_t cancelPending(int64_t sweepId, double now);
+
   SweepCounts counts(int64_t sweepId);
   std::vector<JobRowView> rows(int64_t sweepId);
   std::string sweepName(int64_t sweepId);
@@ -148,6 +170,9 @@ public:
 private:
   /// The newest sweep of these jobs, as a resumed submission; none if new.
   std::optional<SubmitResult> findSweep(const std::string &specHash);
+  /// The newest sweep named `name` whose spec text differs from `specText`.
+  std::optional<int64_t> sweepWithOtherSpec(const std::string &name,
+                                            const std::string &specText);
   /// Adds one job of sweep `sweepId`; true if a stored result answers it.
   bool insertJob(int64_t sweepId, const ExpandedJob &job, bool force,
                  double now);

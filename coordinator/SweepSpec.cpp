@@ -264,11 +264,23 @@ std::pair<int, int> locate(const TextFormat::ParseInfoTree &root,
   return best;
 }
 
+/// NAME.onnx or NAME.mlir in `dir`, if either exists.
+std::optional<std::string> zooFile(llvm::StringRef dir, llvm::StringRef name) {
+  for (const char *zooExtension : {".onnx", ".mlir"}) {
+    llvm::SmallString<256> path(dir);
+    llvm::sys::path::append(path, name + zooExtension);
+    if (llvm::sys::fs::exists(path))
+      return std::string(path);
+  }
+  return std::nullopt;
+}
+
 /// A model name from the spec resolved to a file: a path (relative to the
-/// spec) when it has a model extension or a slash, else a zoo name looked up
-/// as experiments/models/NAME.{onnx,mlir} from `baseDir` upwards.
+/// spec) when it has a model extension or a slash, else a zoo name (see
+/// loadSweepSpec).
 std::optional<std::string> resolveModel(llvm::StringRef name,
-                                        const std::string &baseDir) {
+                                        const std::string &baseDir,
+                                        llvm::ArrayRef<std::string> zooDirs) {
   llvm::StringRef extension = llvm::sys::path::extension(name);
   if (extension == ".mlir" || extension == ".onnx" || name.contains('/')) {
     llvm::SmallString<256> path(name);
@@ -282,17 +294,19 @@ std::optional<std::string> resolveModel(llvm::StringRef name,
   }
   llvm::SmallString<256> dir(baseDir);
   llvm::sys::fs::make_absolute(dir);
+  if (std::optional<std::string> beside = zooFile(dir, name))
+    return beside;
   for (; !dir.empty(); dir = llvm::sys::path::parent_path(dir)) {
-    for (const char *zooExtension : {".onnx", ".mlir"}) {
-      llvm::SmallString<256> path(dir);
-      llvm::sys::path::append(path, "experiments", "models",
-                              name + zooExtension);
-      if (llvm::sys::fs::exists(path))
-        return std::string(path);
-    }
+    llvm::SmallString<256> zoo(dir);
+    llvm::sys::path::append(zoo, "experiments", "models");
+    if (std::optional<std::string> found = zooFile(zoo, name))
+      return found;
     if (llvm::sys::path::parent_path(dir) == dir)
       break;
   }
+  for (const std::string &zoo : zooDirs)
+    if (std::optional<std::string> found = zooFile(zoo, name))
+      return found;
   return std::nullopt;
 }
 
@@ -300,19 +314,24 @@ std::optional<std::string> resolveModel(llvm::StringRef name,
 /// an issue of `issues`.
 std::vector<ModelFile> readModels(const sweep::SweepSpec &spec,
                                   const std::string &baseDir,
+                                  llvm::ArrayRef<std::string> zooDirs,
                                   std::vector<SpecIssue> &issues) {
   const FieldDescriptor *modelsField =
       sweep::SweepSpec::descriptor()->FindFieldByName("models");
   std::vector<ModelFile> models;
   for (int i = 0; i < spec.models_size(); ++i) {
     const std::string &name = spec.models(i);
-    std::optional<std::string> path = resolveModel(name, baseDir);
+    std::optional<std::string> path = resolveModel(name, baseDir, zooDirs);
     if (!path) {
-      issues.push_back({{{modelsField, i}},
-                        llvm::formatv("model '{0}' not found (a path relative "
-                                      "to the spec, or a name under "
-                                      "experiments/models/)",
-                                      name)});
+      std::string zoos;
+      for (const std::string &zoo : zooDirs)
+        zoos += ", " + zoo;
+      issues.push_back(
+          {{{modelsField, i}},
+           llvm::formatv("model '{0}' not found (a path relative to the "
+                         "spec, or a zoo name: looked in the spec's "
+                         "directory, experiments/models/ in it or above{1})",
+                         name, zoos)});
       continue;
     }
     auto buffer = llvm::MemoryBuffer::getFile(*path);
@@ -341,7 +360,8 @@ llvm::Error specError(llvm::StringRef errors, const std::string &fileName) {
 
 llvm::Expected<LoadedSpec> parseSweepSpec(llvm::StringRef text,
                                           const std::string &fileName,
-                                          const std::string &baseDir) {
+                                          const std::string &baseDir,
+                                          llvm::ArrayRef<std::string> zooDirs) {
   LoadedSpec loaded;
   std::string errors;
   ErrorCollector collector(fileName, errors);
@@ -354,7 +374,7 @@ llvm::Expected<LoadedSpec> parseSweepSpec(llvm::StringRef text,
     return specError(errors, fileName);
 
   std::vector<SpecIssue> issues = validateSweepSpec(loaded.spec);
-  loaded.models = readModels(loaded.spec, baseDir, issues);
+  loaded.models = readModels(loaded.spec, baseDir, zooDirs, issues);
   for (const SpecIssue &issue : issues) {
     auto [line, column] = locate(locations, issue);
     errors += llvm::formatv("{0}:{1}:{2}: error: {3}: {4}\n", fileName, line,
@@ -365,7 +385,8 @@ llvm::Expected<LoadedSpec> parseSweepSpec(llvm::StringRef text,
   return loaded;
 }
 
-llvm::Expected<LoadedSpec> loadSweepSpec(const std::string &path) {
+llvm::Expected<LoadedSpec> loadSweepSpec(const std::string &path,
+                                         llvm::ArrayRef<std::string> zooDirs) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
     return llvm::createStringError(
@@ -375,7 +396,8 @@ llvm::Expected<LoadedSpec> loadSweepSpec(const std::string &path) {
   llvm::SmallString<256> dir(llvm::sys::path::parent_path(path));
   if (dir.empty())
     dir = ".";
-  return parseSweepSpec((*buffer)->getBuffer(), path, std::string(dir));
+  return parseSweepSpec((*buffer)->getBuffer(), path, std::string(dir),
+                        zooDirs);
 }
 
 } // namespace dispatchlab

@@ -13,6 +13,7 @@
 
 #include "proto/sweep.pb.h"
 
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 
@@ -66,15 +67,21 @@ struct LoadedSpec {
 };
 
 /// Reads, parses and validates the spec at `path` and reads its models.
-/// The error holds one "FILE:LINE:COL: error: FIELD: message" line per
-/// problem.
-llvm::Expected<LoadedSpec> loadSweepSpec(const std::string &path);
+/// A zoo name (no extension, no slash) is NAME.onnx or NAME.mlir in the
+/// spec's directory, else in experiments/models/ of it or a directory
+/// above, else in one of `zooDirs` (the repository's or installation's zoo,
+/// for a spec outside it). The error holds one "FILE:LINE:COL: error:
+/// FIELD: message" line per problem.
+llvm::Expected<LoadedSpec>
+loadSweepSpec(const std::string &path,
+              llvm::ArrayRef<std::string> zooDirs = {});
 
 /// Same, for spec text already in memory; model paths are relative to
 /// `baseDir`.
-llvm::Expected<LoadedSpec> parseSweepSpec(llvm::StringRef text,
-                                          const std::string &fileName,
-                                          const std::string &baseDir);
+llvm::Expected<LoadedSpec>
+parseSweepSpec(llvm::StringRef text, const std::string &fileName,
+               const std::string &baseDir,
+               llvm::ArrayRef<std::string> zooDirs = {});
 
 } // namespace dispatchlab
 

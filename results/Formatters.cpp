@@ -3,12 +3,12 @@
 #include "results/Formatters.h"
 
 #include "results/Csv.h"
+#include "results/Exports.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/JSON.h"
 
 #include <algorithm>
 #include <cmath>
@@ -270,77 +270,6 @@ static std::string caption(const Pivot &pivot) {
             (pivot.request.metric->isCount ? " (ratio and difference)"
                                            : " (ratio)");
   return text + "; geomean over models";
-}
-
-static llvm::json::Value pivotJson(const Pivot &pivot) {
-  llvm::json::Array cells;
-  for (size_t m = 0; m < pivot.models.size(); ++m)
-    for (size_t v = 0; v < pivot.variants.size(); ++v) {
-      const PivotCell &cell = pivot.cells[m][v];
-      llvm::json::Object object{{"model", pivot.models[m]},
-                                {"variant", pivot.variants[v]}};
-      switch (cell.kind) {
-      case PivotCell::Kind::Value:
-        object["value"] = cell.value;
-        if (cell.ratio)
-          object["ratio"] = *cell.ratio;
-        if (cell.difference && pivot.request.metric->isCount)
-          object["difference"] = *cell.difference;
-        if (pivot.request.metric->isSampled)
-          object["samples"] = static_cast<int64_t>(cell.samples.size());
-        if (cell.comparison && cell.comparison->test) {
-          const LatencyComparison &comparison = *cell.comparison;
-          object["p_value"] = comparison.test->pValue;
-          object["exact_p"] = comparison.test->exact;
-          object["significant"] = comparison.significant();
-          object["ci95"] =
-              comparison.interval
-                  ? llvm::json::Value(llvm::json::Array{
-                        comparison.interval->low, comparison.interval->high})
-                  : llvm::json::Value(nullptr);
-        }
-        break;
-      case PivotCell::Kind::Failed:
-        object["failure"] = cell.note;
-        break;
-      case PivotCell::Kind::Unfinished:
-        object["state"] = cell.note;
-        break;
-      case PivotCell::Kind::Missing:
-        object["state"] = "missing";
-        break;
-      }
-      cells.push_back(std::move(object));
-    }
-  llvm::json::Object geomean;
-  for (size_t v = 0; v < pivot.variants.size(); ++v) {
-    const Summary &summary = pivot.summaries[v];
-    auto orNull = [](std::optional<double> value) {
-      return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
-    };
-    const std::optional<Interval> &interval = summary.interval;
-    geomean[pivot.variants[v]] = llvm::json::Object{
-        {"value", orNull(summary.geomean)},
-        {"models_used", summary.used},
-        {"models", summary.total},
-        {"ci_low",
-         orNull(interval ? std::optional(interval->low) : std::nullopt)},
-        {"ci_high",
-         orNull(interval ? std::optional(interval->high) : std::nullopt)}};
-  }
-  llvm::json::Object root{
-      {"sweep",
-       llvm::json::Object{{"id", pivot.sweep.id}, {"name", pivot.sweep.name}}},
-      {"metric", pivot.request.metric->name},
-      {"models", llvm::json::Array(pivot.models)},
-      {"variants", llvm::json::Array(pivot.variants)},
-      {"cells", std::move(cells)},
-      {"geomean", std::move(geomean)}};
-  if (pivot.request.baseline)
-    root["baseline"] = *pivot.request.baseline;
-  if (!pivot.notes.empty())
-    root["notes"] = llvm::json::Array(pivot.notes);
-  return root;
 }
 
 /// HTML text of `text` as a string, for formatv arguments.
@@ -656,7 +585,7 @@ void printPivot(const Pivot &pivot, OutputFormat format, llvm::raw_ostream &os,
     printHtml(pivot, dispatches, os);
     return;
   case OutputFormat::Csv:
-    printGrid(pivotGrid(pivot), format, os);
+    printTypedCsv(pivotTable(pivot), os);
     return;
   case OutputFormat::Table:
   case OutputFormat::Markdown:

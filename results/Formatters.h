@@ -63,8 +63,10 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
 /// 0.77]", "not significant" after it when the interval holds 1).
 TextGrid pivotGrid(const Pivot &pivot);
 
-/// `dispatches`, the same sweep's dispatch counts, adds their chart to an
-/// HTML page (other formats ignore it).
+/// Table, Markdown and HTML are for people (formatted cells, units in the
+/// text); CSV and JSON are the typed exports of Exports.h. `dispatches`,
+/// the same sweep's dispatch counts, adds their chart to an HTML page
+/// (other formats ignore it).
 void printPivot(const Pivot &pivot, OutputFormat format, llvm::raw_ostream &os,
                 const Pivot *dispatches = nullptr);
 

@@ -3,6 +3,7 @@
 #include "results/JobRecord.h"
 
 #include "proto/ProtoJson.h"
+#include "results/ResultStore.h"
 
 #include "llvm/ADT/STLExtras.h"
 
@@ -10,6 +11,8 @@ namespace dispatchlab {
 
 std::string classifyFailure(llvm::StringRef error) {
   error = error.split('\n').first.trim();
+  if (error == kCancelledError)
+    return kCancelledError.str();
   if (error.starts_with("timed out"))
     return "timeout";
   if (error.consume_front("killed by signal")) {
@@ -32,6 +35,8 @@ llvm::StringRef failureKind(llvm::StringRef error) {
     return "timeout";
   if (error.starts_with("memory limit"))
     return "memory limit";
+  if (error == kCancelledError)
+    return kCancelledError;
   if (error.starts_with("killed by signal"))
     return "crash";
   return "error";

@@ -48,7 +48,8 @@ std::optional<LatencyRecord> latencyOf(const JobRecord &job);
 std::string classifyFailure(llvm::StringRef error);
 
 /// A failure's class for counting: "timeout", "crash", "memory limit" or
-/// "error" (the child exited non-zero, or the worker refused the job).
+/// "error" (the child exited non-zero, or the worker refused the job), or
+/// "cancelled" (sweeps cancel).
 llvm::StringRef failureKind(llvm::StringRef error);
 
 /// Failures counted by kind, kinds in the order they first occur: "2

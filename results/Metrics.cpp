@@ -52,19 +52,19 @@ static std::optional<double> clonedProducers(const Metric &,
 }
 
 static const Metric kMetrics[] = {
-    // name, unit, isCount, isSampled, extract
-    {"dispatches", "", true, false, statsField},
-    {"executables", "", true, false, statsField},
-    {"transient_bytes", "bytes", true, false, statsField},
-    {"fills", "", true, false, statsField},
-    {"copies", "", true, false, statsField},
-    {"generic_before", "", true, false, statsField},
-    {"generic_after", "", true, false, statsField},
-    {"cloned", "", true, false, clonedProducers},
+    // name, unit, column, isCount, isSampled, extract
+    {"dispatches", "", "dispatches", true, false, statsField},
+    {"executables", "", "executables", true, false, statsField},
+    {"transient_bytes", "bytes", "transient_bytes", true, false, statsField},
+    {"fills", "", "fills", true, false, statsField},
+    {"copies", "", "copies", true, false, statsField},
+    {"generic_before", "", "generic_before", true, false, statsField},
+    {"generic_after", "", "generic_after", true, false, statsField},
+    {"cloned", "", "cloned", true, false, clonedProducers},
     // The job's child-process wall time.
-    {"compile_time", "s", false, false, compileSeconds},
+    {"compile_time", "s", "compile_seconds", false, false, compileSeconds},
     // The median of a run job's timed repetitions.
-    {"latency", "ms", false, true, latencyMedian},
+    {"latency", "ms", "latency_median_ms", false, true, latencyMedian},
 };
 
 llvm::ArrayRef<Metric> Metric::all() { return kMetrics; }

@@ -26,6 +26,9 @@ struct Metric {
   llvm::StringLiteral name;
   /// What one unit is: "bytes", "s", "ms"; empty for a plain count.
   llvm::StringLiteral unit;
+  /// Its column in CSV and field in JSON exports: the unit in the name
+  /// ("compile_seconds", "latency_median_ms"), so a loaded column says it.
+  llvm::StringLiteral column;
   /// Integral values: a signed difference goes beside the ratio.
   bool isCount;
   /// Repeated timings: cells keep the samples, compare by U test and
@@ -49,6 +52,34 @@ struct Metric {
   /// "dispatches, executables, transient_bytes (bytes), ..." for --help.
   static llvm::StringRef describeAll();
 };
+
+/// The export columns beside a metric's own (see Metric::column): named
+/// here once, for CSV headers, JSON fields and the units object alike.
+struct ExportField {
+  llvm::StringLiteral name;
+  /// "1" for a ratio, "" for text or a count.
+  llvm::StringLiteral unit;
+};
+namespace export_fields {
+inline constexpr ExportField kModel{"model", ""};
+inline constexpr ExportField kVariant{"variant", ""};
+/// done, failed, pending, running or missing.
+inline constexpr ExportField kState{"state", ""};
+/// The failure class of a failed cell.
+inline constexpr ExportField kFailure{"failure", ""};
+/// Value / baseline value.
+inline constexpr ExportField kRatio{"ratio", "1"};
+/// Value - baseline value, in the metric's unit (counts only).
+inline constexpr ExportField kDifference{"difference", ""};
+/// Raw latency samples behind the median.
+inline constexpr ExportField kSamples{"samples", ""};
+/// The 95% confidence interval of the ratio.
+inline constexpr ExportField kCiLow{"ci_low", "1"};
+inline constexpr ExportField kCiHigh{"ci_high", "1"};
+/// Two-sided Mann-Whitney U test against the baseline's samples.
+inline constexpr ExportField kPValue{"p_value", "1"};
+inline constexpr ExportField kSignificant{"significant", ""};
+} // namespace export_fields
 
 } // namespace dispatchlab
 

@@ -32,49 +32,49 @@ bool StoreError::isUnwritable() const {
 /// caller hears "database busy".
 constexpr int kBusyTimeoutMs = 5000;
 
-static void check(sqlite3 *db, int rc, llvm::StringRef what) {
+/// SQLite's message for the last failure on `db`, after the database's file
+/// (the statement stays out: users read these, and SQL tells them nothing).
+static std::string describeFailure(sqlite3 *db) {
+  const char *file = sqlite3_db_filename(db, "main");
+  if (!file || !*file)
+    return llvm::formatv("sqlite: {0}", sqlite3_errmsg(db)).str();
+  return llvm::formatv("database '{0}': {1}", file, sqlite3_errmsg(db)).str();
+}
+
+static void check(sqlite3 *db, int rc) {
   if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-    throw StoreError(
-        llvm::formatv("sqlite: {0}: {1}", what, sqlite3_errmsg(db)).str(),
-        rc & 0xff);
+    throw StoreError(describeFailure(db), rc & 0xff);
 }
 
 Statement &Statement::bind(int index, int64_t value) {
-  check(sqlite3_db_handle(stmt), sqlite3_bind_int64(stmt, index, value),
-        "bind");
+  check(sqlite3_db_handle(stmt), sqlite3_bind_int64(stmt, index, value));
   return *this;
 }
 Statement &Statement::bind(int index, double value) {
-  check(sqlite3_db_handle(stmt), sqlite3_bind_double(stmt, index, value),
-        "bind");
+  check(sqlite3_db_handle(stmt), sqlite3_bind_double(stmt, index, value));
   return *this;
 }
 Statement &Statement::bind(int index, llvm::StringRef text) {
   check(sqlite3_db_handle(stmt),
         sqlite3_bind_text(stmt, index, text.data(), text.size(),
-                          SQLITE_TRANSIENT),
-        "bind");
+                          SQLITE_TRANSIENT));
   return *this;
 }
 Statement &Statement::bindBlob(int index, llvm::StringRef bytes) {
   check(sqlite3_db_handle(stmt),
         sqlite3_bind_blob(stmt, index, bytes.data(), bytes.size(),
-                          SQLITE_TRANSIENT),
-        "bind");
+                          SQLITE_TRANSIENT));
   return *this;
 }
 Statement &Statement::bindNull(int index) {
-  check(sqlite3_db_handle(stmt), sqlite3_bind_null(stmt, index), "bind");
+  check(sqlite3_db_handle(stmt), sqlite3_bind_null(stmt, index));
   return *this;
 }
 
 bool Statement::step() {
   int rc = sqlite3_step(stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-    StoreError error(llvm::formatv("sqlite: {0}: {1}", sqlite3_sql(stmt),
-                                   sqlite3_errmsg(sqlite3_db_handle(stmt)))
-                         .str(),
-                     rc & 0xff);
+    StoreError error(describeFailure(sqlite3_db_handle(stmt)), rc & 0xff);
     // Reset at once: left active, a failed statement keeps its read
     // transaction open until its next use.
     sqlite3_reset(stmt);
@@ -108,6 +108,20 @@ std::string Statement::getText(int column) const {
 }
 bool Statement::isNull(int column) const {
   return sqlite3_column_type(stmt, column) == SQLITE_NULL;
+}
+Statement::ValueType Statement::valueType(int column) const {
+  switch (sqlite3_column_type(stmt, column)) {
+  case SQLITE_INTEGER:
+    return ValueType::Integer;
+  case SQLITE_FLOAT:
+    return ValueType::Real;
+  case SQLITE_TEXT:
+    return ValueType::Text;
+  case SQLITE_BLOB:
+    return ValueType::Blob;
+  default:
+    return ValueType::Null;
+  }
 }
 int Statement::columnCount() const { return sqlite3_column_count(stmt); }
 std::string Statement::columnName(int column) const {
@@ -287,14 +301,30 @@ void ResultStore::close() {
   db = nullptr;
 }
 
+/// True if `sql` holds a statement, not only blanks, comments and ';' (one
+/// that does not even parse counts: it is not nothing).
+bool ResultStore::hasStatement(const char *sql) {
+  sqlite3_stmt *next = nullptr;
+  int rc = sqlite3_prepare_v2(db, sql, -1, &next, nullptr);
+  sqlite3_finalize(next);
+  return rc != SQLITE_OK || next;
+}
+
 Statement &ResultStore::prepare(const std::string &sql) {
   auto it = statements.find(sql);
   if (it == statements.end()) {
     sqlite3_stmt *stmt = nullptr;
-    check(db, sqlite3_prepare_v2(db, sql.c_str(), sql.size(), &stmt, nullptr),
-          sql);
+    const char *tail = nullptr;
+    check(db, sqlite3_prepare_v2(db, sql.c_str(), sql.size(), &stmt, &tail));
     if (!stmt)
       throw EmptyStatementError("no SQL statement in '" + sql + "'");
+    if (hasStatement(tail)) {
+      sqlite3_finalize(stmt);
+      throw SecondStatementError(
+          llvm::formatv("one statement at a time: '{0}' follows the first",
+                        llvm::StringRef(tail).ltrim(" \t\r\n;").rtrim())
+              .str());
+    }
     it = statements.emplace(sql, std::make_unique<Statement>(stmt)).first;
   }
   it->second->reset();

@@ -48,6 +48,12 @@ public:
   using StoreError::StoreError;
 };
 
+/// SQL text holding a second statement after the first: `prepare` runs one.
+class SecondStatementError : public StoreError {
+public:
+  using StoreError::StoreError;
+};
+
 /// A prepared statement, reset on every `bind` round. Owned by the store.
 class Statement {
 public:
@@ -67,6 +73,10 @@ public:
   double getDouble(int column) const;
   std::string getText(int column) const;
   bool isNull(int column) const;
+  /// The storage class of a column of the current row (SQLite's types are
+  /// per value, not per column).
+  enum class ValueType { Integer, Real, Text, Blob, Null };
+  ValueType valueType(int column) const;
   int columnCount() const;
   std::string columnName(int column) const;
   /// True if running the statement cannot write to the database.
@@ -100,7 +110,8 @@ public:
   ResultStore(const ResultStore &) = delete;
   ResultStore &operator=(const ResultStore &) = delete;
 
-  /// A cached prepared statement for `sql`, reset and unbound.
+  /// A cached prepared statement for `sql`, reset and unbound; SQL with a
+  /// second statement after the first is refused (SecondStatementError).
   Statement &prepare(const std::string &sql);
   void exec(const std::string &sql);
 
@@ -168,6 +179,7 @@ public:
 
 private:
   void open(Access access);
+  bool hasStatement(const char *sql);
   /// Throws unless PRAGMA quick_check finds the file sound.
   void checkIntegrity();
   void close();
@@ -186,6 +198,10 @@ private:
   sqlite3 *db = nullptr;
   std::map<std::string, std::unique_ptr<Statement>> statements;
 };
+
+/// The error of a job failed by `sweeps cancel` before it ran: written by
+/// JobQueue, classified by reports ("cancelled").
+inline constexpr llvm::StringLiteral kCancelledError = "cancelled";
 
 /// Seconds since the Unix epoch: what lease deadlines are stored in, so they
 /// survive a coordinator restart.

@@ -2,9 +2,9 @@
 
 #include "core/onnx/OnnxImporter.h"
 
+#include "core/onnx/InferenceGuard.h"
 #include "core/onnx/OnnxModelFile.h"
 #include "core/onnx/OnnxOps.h"
-#include "core/onnx/InferenceGuard.h"
 
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -72,6 +72,7 @@ private:
 
 LogicalResult Importer::bindInputDims(onnx::GraphProto &graph) {
   std::set<std::string> usedNames;
+  bool usedBatch = false;
   for (onnx::ValueInfoProto &input : *graph.mutable_input()) {
     if (initializerNames.contains(input.name()))
       continue;
@@ -95,6 +96,7 @@ LogicalResult Importer::bindInputDims(onnx::GraphProto &graph) {
         dim->set_dim_value(it->second);
       } else if (i == 0) {
         dim->set_dim_value(options.batch);
+        usedBatch = true;
       } else {
         return error("input '" + input.name() + "' has dynamic dim " +
                      Twine(i) +
@@ -108,6 +110,11 @@ LogicalResult Importer::bindInputDims(onnx::GraphProto &graph) {
     if (!usedNames.count(name))
       emitWarning(fileLoc) << "--dim " << name
                            << " names no dynamic dim of any model input";
+  // 1 is the default: only a batch the user asked for can be ignored.
+  if (!usedBatch && options.batch != 1)
+    emitWarning(fileLoc) << "--batch " << options.batch
+                         << " is ignored: no input has a dynamic leading dim "
+                            "(the model's batch is static)";
   return success();
 }
 

@@ -393,11 +393,16 @@ llvm::Expected<RunReport> prepareRun(const RunOptions &options,
   start = std::chrono::steady_clock::now();
   llvm::Expected<ModelInputs> inputs = makeInputs(
       report.variant.model, options.inputs, parameters, options.seed);
-  if (!inputs)
-    return fail(llvm::toString(inputs.takeError()) +
-                (parameters ? " (--parameters=random runs without "
-                              "the model's weights)"
-                            : ""));
+  if (!inputs) {
+    std::string message = llvm::toString(inputs.takeError());
+    // Only a weight that cannot be read is helped by random ones, not a
+    // wrong --input file (makeInputs names a weight "parameter '...'").
+    bool weightFailed =
+        parameters && llvm::StringRef(message).starts_with("parameter '");
+    return fail(message + (weightFailed ? " (--parameters=random runs without "
+                                          "the model's weights)"
+                                        : ""));
+  }
   report.inputs = std::move(*inputs);
   report.phases.inputs = secondsSince(start);
   return report;

@@ -308,3 +308,58 @@ TEST_F(JobQueueTest, LateReportStopsTheOtherSweepsRunOfItsKey) {
                             14));
   EXPECT_TRUE(queue.counts(second.sweepId).finished());
 }
+
+TEST_F(JobQueueTest, NameOfAnotherSpecIsRefusedUnlessForced) {
+  SubmitResult first = submit(1);
+  std::vector<ExpandedJob> jobs = {{"m.mlir",
+                                    sha256Hex("model"),
+                                    {"v", sweep::COMPILE, "iree-O2", ""},
+                                    {},
+                                    "other-key",
+                                    ""}};
+  SubmitResult refused = queue.submit(
+      "s", "other spec", {{"m.mlir", ".mlir", "model"}}, jobs, false, 0);
+  EXPECT_EQ(refused.nameTakenBy, first.sweepId);
+  EXPECT_EQ(refused.sweepId, 0);
+  SubmitResult forced = queue.submit(
+      "s", "other spec", {{"m.mlir", ".mlir", "model"}}, jobs, true, 0);
+  EXPECT_EQ(forced.nameTakenBy, 0);
+  EXPECT_GT(forced.sweepId, first.sweepId);
+}
+
+TEST_F(JobQueueTest, RemoveKeepsResultsOtherSweepsUse) {
+  SubmitResult first = submit(2);
+  for (int i = 0; i < 2; ++i) {
+    auto lease = queue.lease(worker, 1);
+    ASSERT_TRUE(lease);
+    queue.report(lease->jobId, 1, worker, success(), 2);
+  }
+  // Same keys under another name: cached, pointing at the same results.
+  SubmitResult second = submit(2, false, "t");
+  EXPECT_EQ(second.cached, 2);
+  RemovedSweep removed = queue.removeSweep(first.sweepId);
+  EXPECT_EQ(removed.jobs, 2);
+  EXPECT_EQ(removed.results, 0);
+  EXPECT_EQ(removed.models, 0);
+  EXPECT_EQ(queue.counts(first.sweepId).total, 0);
+  EXPECT_EQ(queue.sweepName(first.sweepId), "");
+  removed = queue.removeSweep(second.sweepId);
+  EXPECT_EQ(removed.results, 2);
+  EXPECT_EQ(removed.models, 1);
+  EXPECT_FALSE(store.findResult("key0"));
+}
+
+TEST_F(JobQueueTest, CancelFailsPendingJobsOnly) {
+  SubmitResult submitted = submit(3);
+  auto lease = queue.lease(worker, 1);
+  ASSERT_TRUE(lease);
+  EXPECT_EQ(queue.cancelPending(submitted.sweepId, 2), 2);
+  SweepCounts counts = queue.counts(submitted.sweepId);
+  EXPECT_EQ(counts.failed, 2);
+  EXPECT_EQ(counts.running, 1);
+  EXPECT_FALSE(queue.lease(worker, 3));
+  // The running job still reports.
+  EXPECT_TRUE(queue.report(lease->jobId, 1, worker, success(), 3));
+  EXPECT_TRUE(queue.counts(submitted.sweepId).finished());
+  EXPECT_EQ(queue.cancelPending(submitted.sweepId, 4), 0);
+}

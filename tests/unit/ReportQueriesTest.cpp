@@ -177,10 +177,14 @@ TEST_F(ReportTest, Formats) {
   std::string csv, md, json, html, transposed;
   llvm::raw_string_ostream csvOs(csv), mdOs(md), jsonOs(json), htmlOs(html);
   printPivot(p, OutputFormat::Csv, csvOs);
-  EXPECT_EQ(csv, "model,o0 (baseline),o2,none\n"
-                 "a.mlir,300,0.83x (-51),2.33x (+399)\n"
-                 "b.mlir,4,0.50x (-2),failed: unsupported operator 'Foo'\n"
-                 "geomean,1.00x,0.64x,2.33x (1 of 2)\n");
+  // Typed: one row per cell, numbers unformatted, ratios always doubles.
+  EXPECT_EQ(csv, "model,variant,state,failure,dispatches,ratio,difference\n"
+                 "a.mlir,o0,done,,300,1.0,0\n"
+                 "a.mlir,o2,done,,249,0.83,-51\n"
+                 "a.mlir,none,done,,699,2.33,399\n"
+                 "b.mlir,o0,done,,4,1.0,0\n"
+                 "b.mlir,o2,done,,2,0.5,-2\n"
+                 "b.mlir,none,failed,failed: unsupported operator 'Foo',,,\n");
   printPivot(p, OutputFormat::Markdown, mdOs);
   EXPECT_NE(md.find("| a.mlir | 300 | 0.83x (-51) | 2.33x (+399) |"),
             std::string::npos);

@@ -60,6 +60,47 @@ TEST(ResultStoreTest, BadSqlThrowsStoreError) {
   EXPECT_THROW(store.exec("SELECT * FROM nowhere"), StoreError);
 }
 
+TEST(ResultStoreTest, ErrorsNameTheDatabaseNotTheStatement) {
+  llvm::SmallString<128> path;
+  ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("resultstore", "db", path));
+  {
+    ResultStore store{std::string(path)};
+    try {
+      store.prepare("SELECT nothing_here FROM models");
+      ADD_FAILURE() << "a missing column was prepared";
+    } catch (const StoreError &e) {
+      std::string message = e.what();
+      EXPECT_NE(message.find(std::string(path)), std::string::npos) << message;
+      EXPECT_NE(message.find("no such column: nothing_here"), std::string::npos)
+          << message;
+      EXPECT_EQ(message.find("SELECT"), std::string::npos) << message;
+    }
+    // A step that fails (a constraint) says so without the INSERT.
+    Statement &insert = store.prepare(
+        "INSERT INTO models(hash, name, extension, content) VALUES (?1, ?1, "
+        "?1, NULL)");
+    insert.bind(1, llvm::StringRef("h"));
+    try {
+      insert.run();
+      ADD_FAILURE() << "a NULL content was stored";
+    } catch (const StoreError &e) {
+      EXPECT_EQ(std::string(e.what()).find("INSERT"), std::string::npos)
+          << e.what();
+    }
+  }
+  llvm::sys::fs::remove(path);
+}
+
+TEST(ResultStoreTest, SecondStatementIsRefused) {
+  ResultStore store(":memory:");
+  EXPECT_THROW(store.prepare("SELECT 1; SELECT 2"), SecondStatementError);
+  EXPECT_THROW(store.prepare("SELECT 1; nonsense"), SecondStatementError);
+  Statement &one = store.prepare("SELECT 1; -- a comment\n ;");
+  ASSERT_TRUE(one.step());
+  EXPECT_EQ(one.getInt(0), 1);
+  one.reset();
+}
+
 TEST(ResultStoreTest, ResultRecordsWorkerCpuClassAndHost) {
   ResultStore store(":memory:");
   int64_t worker = store.addWorker({"box", "znver4"}, 0);

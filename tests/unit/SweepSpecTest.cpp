@@ -316,3 +316,36 @@ TEST_F(SweepSpecTest, LargeSweepsAreCountedWarnedAboutAndCapped) {
                 .find("has more than 18446744073709551614 jobs"),
             std::string::npos);
 }
+
+TEST_F(SweepSpecTest, ZooNamesResolveBesideTheSpecThenInTheZoo) {
+  llvm::SmallString<128> zoo;
+  ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("zoo", zoo));
+  llvm::SmallString<128> model(zoo);
+  llvm::sys::path::append(model, "z.mlir");
+  {
+    std::error_code ec;
+    llvm::raw_fd_ostream os(model, ec);
+    os << "func.func @z() { return }\n";
+  }
+  const char *text = R"(
+    name: "s"
+    models: "m"
+    models: "z"
+    variants { name: "o2" preset: "iree-O2" }
+  )";
+  // The spec sits in a temporary directory: no experiments/models above it.
+  llvm::Expected<LoadedSpec> without =
+      parseSweepSpec(text, "spec.txtpb", std::string(dir));
+  ASSERT_FALSE(bool(without));
+  std::string errors = llvm::toString(without.takeError());
+  EXPECT_NE(errors.find("model 'z' not found"), std::string::npos) << errors;
+  EXPECT_EQ(errors.find("model 'm' not found"), std::string::npos) << errors;
+
+  llvm::Expected<LoadedSpec> loaded =
+      parseSweepSpec(text, "spec.txtpb", std::string(dir), {std::string(zoo)});
+  ASSERT_TRUE(bool(loaded)) << llvm::toString(loaded.takeError());
+  ASSERT_EQ(loaded->models.size(), 2u);
+  EXPECT_EQ(llvm::sys::path::filename(loaded->models[0].path), "m.mlir");
+  EXPECT_EQ(loaded->models[1].path, std::string(model));
+  llvm::sys::fs::remove_directories(zoo);
+}

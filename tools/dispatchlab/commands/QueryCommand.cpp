@@ -2,6 +2,8 @@
 //
 // Ad-hoc SQL over the result database, opened read-only: a report someone
 // needs once should not need a new subcommand, and must not change the data.
+// CSV and JSON keep SQLite's types (numbers as numbers, NULL as an empty
+// field or null) for a notebook to load.
 //
 //===----------------------------------------------------------------------===//
 
@@ -9,9 +11,12 @@
 
 #include "tools/dispatchlab/commands/DatabaseOption.h"
 
+#include "results/Exports.h"
 #include "results/Formatters.h"
 #include "results/ResultStore.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -28,20 +33,102 @@ cl::SubCommand &getQuerySubcommand() {
 namespace {
 cl::opt<std::string> sql(cl::Positional, cl::desc("\"SQL\""), cl::Required,
                          cl::sub(getQuerySubcommand()));
-cl::opt<std::string> format("format", cl::desc("table or csv"),
+cl::opt<std::string> format("format", cl::desc("table, csv or json"),
                             cl::value_desc("FORMAT"), cl::init("table"),
                             cl::sub(getQuerySubcommand()));
 
 llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), "dispatchlab query");
 }
+
+/// The current row's values with their SQLite types; blobs as hex text.
+std::vector<TypedValue> typedRow(const Statement &statement) {
+  std::vector<TypedValue> row;
+  for (int i = 0; i < statement.columnCount(); ++i) {
+    switch (statement.valueType(i)) {
+    case Statement::ValueType::Integer:
+      row.push_back(statement.getInt(i));
+      break;
+    case Statement::ValueType::Real:
+      row.push_back(statement.getDouble(i));
+      break;
+    case Statement::ValueType::Text:
+      row.push_back(statement.getText(i));
+      break;
+    case Statement::ValueType::Blob:
+      row.push_back(llvm::toHex(statement.getText(i), /*LowerCase=*/true));
+      break;
+    case Statement::ValueType::Null:
+      row.push_back(std::monostate());
+      break;
+    }
+  }
+  return row;
+}
+
+/// The rows of a read-only statement, typed.
+TypedTable readRows(Statement &statement) {
+  TypedTable table;
+  for (int i = 0; i < statement.columnCount(); ++i)
+    table.columns.push_back(statement.columnName(i));
+  while (statement.step())
+    table.rows.push_back(typedRow(statement));
+  statement.reset();
+  return table;
+}
+
+/// A value as the table shows it: NULL spelled out, SQLite's own digits.
+struct DisplayText {
+  std::string operator()(std::monostate) const { return "NULL"; }
+  std::string operator()(bool flag) const { return flag ? "1" : "0"; }
+  std::string operator()(int64_t integer) const {
+    return std::to_string(integer);
+  }
+  std::string operator()(double number) const { return roundTripText(number); }
+  std::string operator()(const std::string &text) const { return text; }
+};
+
+/// The table as people read it: NULL spelled out, numbers right-aligned.
+TextGrid displayGrid(const TypedTable &table) {
+  TextGrid grid;
+  grid.header = table.columns;
+  grid.numeric.assign(grid.header.size(), false);
+  for (const std::vector<TypedValue> &values : table.rows) {
+    std::vector<std::string> row;
+    for (const TypedValue &value : values)
+      row.push_back(std::visit(DisplayText(), value));
+    grid.rows.push_back(std::move(row));
+  }
+  return grid;
+}
+
+int printRows(const TypedTable &table, OutputFormat output) {
+  if (output == OutputFormat::Csv) {
+    printTypedCsv(table, llvm::outs());
+    return 0;
+  }
+  if (output == OutputFormat::Json) {
+    llvm::Expected<llvm::json::Array> records = typedRecords(table);
+    if (!records) {
+      error() << llvm::toString(records.takeError()) << "\n";
+      return 1;
+    }
+    llvm::outs() << llvm::formatv("{0:2}",
+                                  llvm::json::Value(std::move(*records)))
+                 << "\n";
+    return 0;
+  }
+  printGrid(displayGrid(table), output, llvm::outs());
+  return 0;
+}
 } // namespace
 
 int runQueryCommand() {
   std::optional<OutputFormat> output = parseOutputFormat(format);
   if (!output ||
-      (*output != OutputFormat::Table && *output != OutputFormat::Csv)) {
-    error() << "unknown --format '" << format << "' (table or csv)\n";
+      (*output != OutputFormat::Table && *output != OutputFormat::Csv &&
+       *output != OutputFormat::Json)) {
+    error() << "unknown --format '" << format << "' (table, csv or json)\n";
     return 2;
   }
   std::optional<ResultStore> store;
@@ -51,6 +138,7 @@ int runQueryCommand() {
     error() << e.what() << "\n";
     return 1;
   }
+  TypedTable table;
   try {
     Statement &statement = store->prepare(sql);
     // Refused before it runs, with a clearer word than SQLite's "attempt to
@@ -60,27 +148,21 @@ int runQueryCommand() {
                  "opened read-only)\n";
       return 1;
     }
-    TextGrid grid;
-    for (int i = 0; i < statement.columnCount(); ++i)
-      grid.header.push_back(statement.columnName(i));
-    grid.numeric.assign(grid.header.size(), false);
-    while (statement.step()) {
-      std::vector<std::string> row;
-      for (int i = 0; i < statement.columnCount(); ++i)
-        row.push_back(statement.isNull(i) ? "NULL" : statement.getText(i));
-      grid.rows.push_back(std::move(row));
-    }
-    statement.reset();
-    if (!grid.header.empty())
-      printGrid(grid, *output, llvm::outs());
+    table = readRows(statement);
   } catch (const EmptyStatementError &e) {
+    error() << e.what() << "\n";
+    return 1;
+  } catch (const SecondStatementError &e) {
     error() << e.what() << "\n";
     return 1;
   } catch (const StoreError &) {
     error() << store->lastError() << "\n";
     return 1;
   }
-  return 0;
+  // A statement without columns (a PRAGMA that sets) prints nothing.
+  if (table.columns.empty())
+    return 0;
+  return printRows(table, *output);
 }
 
 } // namespace dispatchlab

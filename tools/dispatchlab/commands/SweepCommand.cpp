@@ -23,6 +23,7 @@
 #include "tools/dispatchlab/commands/SweepTable.h"
 #include "workers/Worker.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FileSystem.h"
@@ -187,6 +188,13 @@ submit(CoordinatorClient &client, const LoadedSpec &loaded, bool forceRerun) {
   coordinator::SubmitSweepReply reply;
   grpc::Status status =
       client.stub().SubmitSweep(client.context(60s).get(), request, &reply);
+  if (status.error_code() == grpc::StatusCode::ALREADY_EXISTS) {
+    // The spec's name is taken: the user's file is what to change.
+    // (reproduce submits embedded specs: no file of the user's to name.)
+    error() << (specPath.empty() ? "" : specPath + ": ")
+            << status.error_message() << "\n";
+    return std::nullopt;
+  }
   if (!status.ok()) {
     // A TLS server closes a plaintext connection without a word.
     bool maybeTls = status.error_code() == grpc::StatusCode::UNAVAILABLE &&
@@ -346,7 +354,13 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   config.dbPath = options.dbPath;
   // Nothing else on this machine may feed or drain the embedded queue.
   config.token = randomToken();
+  bool created = !llvm::sys::fs::exists(options.dbPath);
   CoordinatorServer server(config);
+  llvm::SmallString<256> absolute(options.dbPath);
+  llvm::sys::fs::make_absolute(absolute);
+  llvm::errs() << llvm::formatv("sweep {0}: results in {1}{2}\n",
+                                loaded.spec.name(), absolute,
+                                created ? " (a new database)" : "");
   // This process owned the database's leases last time, and no worker
   // of that run is alive: hand their jobs out again.
   server.getQueue().releaseAllLeases();
@@ -416,8 +430,26 @@ int runEmbeddedSweep(const LoadedSpec &loaded,
   return result == FollowResult::Failed ? 1 : 0;
 }
 
+/// Where zoo names resolve when not beside the spec: the zoo of the
+/// installation (bin/../experiments/models) and of the source tree this
+/// binary was built from.
+std::vector<std::string> zooDirectories() {
+  std::vector<std::string> dirs;
+  static int anchor;
+  llvm::SmallString<256> installed(llvm::sys::path::parent_path(
+      llvm::sys::path::parent_path(llvm::sys::fs::getMainExecutable(
+          "dispatchlab", static_cast<void *>(&anchor)))));
+  llvm::sys::path::append(installed, "experiments", "models");
+  llvm::SmallString<256> source(DISPATCHLAB_SOURCE_DIR);
+  llvm::sys::path::append(source, "experiments", "models");
+  for (llvm::StringRef dir : {installed.str(), source.str()})
+    if (llvm::sys::fs::is_directory(dir) && !llvm::is_contained(dirs, dir))
+      dirs.push_back(dir.str());
+  return dirs;
+}
+
 int runSweepCommand() {
-  llvm::Expected<LoadedSpec> loaded = loadSweepSpec(specPath);
+  llvm::Expected<LoadedSpec> loaded = loadSweepSpec(specPath, zooDirectories());
   if (!loaded) {
     llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return 2;
