@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Feeds every `// -----` case of IREE's DispatchCreation lit tests to
-dispatchlab with the knobs of each RUN line, and compares the dispatches
-dispatchlab forms with the ones the case's CHECK lines describe.
+dispatchlab, running for each RUN line the passes of ours its
+--pass-pipeline names (the PASSES table; a pass it lacks is an error), and
+compares the dispatches formed with the ones the case's CHECK lines
+describe. A line naming iree-dispatch-creation-pipeline runs
+`dispatchlab compile --pipeline=full`; any other runs dispatchlab-opt.
 
 The project does not ship IREE's files: pass the directory of an IREE
 checkout's compiler/src/iree/compiler/DispatchCreation/test.
@@ -15,9 +18,8 @@ between one of them and its `flow.return` are what that dispatch must hold.
 Items (one case under one RUN line) whose prefix checks no dispatch are not
 comparable. An item agrees when dispatchlab forms as many dispatches and each
 expected one's ops are in a distinct dispatch of ours. For
-fuse_multiuse_elementwise_producer.mlir, whose CHECK lines describe the IR
-after one pass, the number of top-level linalg.generic ops is compared
-instead (dispatchlab-opt runs our pass).
+a RUN line whose passes form no dispatch (fuse_multiuse_elementwise_producer
+.mlir), the number of top-level linalg.generic ops is compared instead.
 
 Other outcomes: `unsupported` (the input does not parse: the op or dialect
 is named), `invalid IR`, `crash`, `error`. Prints a markdown report.
@@ -37,13 +39,42 @@ FILES = ["form_dispatch_regions.mlir", "dispatch_linalg_on_tensors.mlir",
          "dispatch_linalg_on_tensors_default.mlir",
          "fuse_multiuse_elementwise_producer.mlir", "pipeline_tests.mlir",
          "pipeline_tests_aggressive.mlir"]
-MULTI_USE_FILE = "fuse_multiuse_elementwise_producer.mlir"
 
 # FormDispatchRegions' pass options and the knobs they are.
 PASS_OPTIONS = {"aggressive-fusion": "aggressive-fusion",
                 "fuse-multi-use-producers": "fuse-multi-use",
                 "fuse-pad-with-producers": "fuse-pad-with-producers",
                 "fuse-pad-with-consumers": "fuse-pad-with-consumers"}
+# Every IREE pass a RUN line may name, and what of ours runs for it: a
+# dispatchlab-opt pass, FULL (`dispatchlab compile --pipeline=full`, which
+# owns the whole line), or None with the reason nothing runs.
+FULL = "full"
+PASSES = {
+    "canonicalize": "canonicalize",
+    "cse": "cse",
+    "iree-flow-canonicalize": "canonicalize",
+    "iree-dispatch-creation-form-dispatch-regions":
+        "dispatchlab-form-dispatch-regions",
+    "iree-dispatch-creation-clone-producers-into-dispatch-regions":
+        "dispatchlab-clone-producers-into-dispatch-regions",
+    "iree-dispatch-creation-convert-tensor-to-flow":
+        "dispatchlab-form-copy-dispatches",
+    "iree-dispatch-creation-fuse-multi-use-elementwise-producer":
+        "dispatchlab-fuse-multi-use-elementwise-producer",
+    "iree-dispatch-creation-pipeline": FULL,
+    # Representation only: regions become isolated workgroups.
+    "iree-dispatch-creation-convert-dispatch-regions-to-workgroups": None,
+    "iree-dispatch-creation-materialize-default-workgroup-count-region": None,
+    # Not modelled (docs/faithfulness.md).
+    "iree-preprocessing-attr-based-pipeline": None,
+    "iree-dispatch-creation-fold-unit-extent-dims": None,
+}
+# Passes that form dispatches: a RUN line with none of them is compared by
+# its linalg.generic count.
+FORMING = {"dispatchlab-form-dispatch-regions",
+           "dispatchlab-clone-producers-into-dispatch-regions",
+           "dispatchlab-form-copy-dispatches", FULL}
+ANCHORS = {"builtin.module", "util.func", "func.func"}
 OPENER = re.compile(r"flow\.dispatch\.(region|workgroups)\b")
 CLOSER = re.compile(r"flow\.return\b|util\.return\b|\breturn\b")
 # Ops that name what a dispatch holds (not the scalar code in bodies).
@@ -60,11 +91,28 @@ UNSUPPORTED = re.compile(r"Dialect `([^']+)' not found|custom op '([^']+)' "
 
 @dataclass
 class Run:
-    """One RUN line: the knobs it means and the prefixes it checks."""
-    knobs: List[str]
+    """One RUN line: what of ours runs for it and the prefixes it checks.
+    `passes` is a dispatchlab-opt pass pipeline; when empty, `dispatchlab
+    compile` runs with `knobs`."""
     prefixes: List[str]
-    pipeline: str  # formation, full or multi-use
+    passes: str = ""
+    knobs: List[str] = field(default_factory=list)
+    counts_generics: bool = False
+    skipped: List[str] = field(default_factory=list)
     unmapped: List[str] = field(default_factory=list)
+
+    def describe(self) -> str:
+        text = (f"dispatchlab-opt --pass-pipeline={self.passes}"
+                if self.passes else "compile " + " ".join(self.knobs))
+        if self.skipped:
+            text += f"; RUN-line passes not run: {self.skipped}"
+        if self.unmapped:
+            text += f"; RUN-line options with no knob: {self.unmapped}"
+        return text
+
+
+class UnmappedPass(Exception):
+    pass
 
 
 def read_runs(text: str) -> List[Run]:
@@ -79,30 +127,84 @@ def read_runs(text: str) -> List[Run]:
     return [parse_run(line) for line in joined if "FileCheck" in line]
 
 
+def parse_pipeline(text: str, pos: int = 0):
+    """`a{opts}, b(c, d)` as [(name, opts, children)] and the position
+    after it (at a `)` or the end)."""
+    items = []
+    while pos < len(text) and text[pos] != ")":
+        m = re.compile(r"[\s,]*([\w.-]+)").match(text, pos)
+        if not m:
+            raise UnmappedPass(f"unparsable pass pipeline at '{text[pos:]}'")
+        name, pos, options, children = m.group(1), m.end(), "", []
+        if text.startswith("{", pos):
+            close = text.index("}", pos)
+            options, pos = text[pos + 1:close], close + 1
+        if text.startswith("(", pos):
+            children, pos = parse_pipeline(text, pos + 1)
+            pos += 1
+        items.append((name, options, children))
+        pos = re.compile(r"\s*").match(text, pos).end()
+    return items, pos
+
+
+def translate(items, run: Run, ours: List[str]) -> List[str]:
+    """Our passes for IREE's `items`; FULL's options become run.knobs."""
+    result = []
+    for name, options, children in items:
+        if name in ANCHORS:
+            inner = translate(children, run, ours)
+            if inner:
+                result.append(f"{name}({', '.join(inner)})")
+            continue
+        if name not in PASSES:
+            raise UnmappedPass(f"RUN-line pass '{name}' has no entry in "
+                               "PASSES")
+        mine = PASSES[name]
+        if mine is None:
+            run.skipped.append(name)
+            continue
+        ours.append(mine)
+        if mine == FULL:
+            for option in options.split():
+                if option == "aggressive-fusion":
+                    run.knobs.append("--preset=iree-O2")
+                else:
+                    run.unmapped.append(option)
+            continue
+        result.append(mine + translate_options(name, options, run))
+    return result
+
+
+def translate_options(name: str, options: str, run: Run) -> str:
+    mapped = []
+    for option in options.split():
+        key, _, value = option.partition("=")
+        if name.endswith("form-dispatch-regions") and key in PASS_OPTIONS:
+            mapped.append(f"{PASS_OPTIONS[key]}={value or 'true'}")
+        else:
+            run.unmapped.append(option)
+    return "{" + " ".join(mapped) + "}" if mapped else ""
+
+
 def parse_run(line: str) -> Run:
     prefixes = re.findall(r"--check-prefix(?:es)?=([\w,-]+)", line)
     prefixes = [p for group in prefixes for p in group.split(",")] or \
         ["CHECK"]
-    knobs, unmapped = [], []
-    if "fuse-multi-use-elementwise-producer" in line:
-        return Run([], prefixes, "multi-use")
-    pipeline = "formation"
-    if "dispatch-creation-pipeline" in line:
-        pipeline = "full"
-        options = re.search(r"dispatch-creation-pipeline\{([^}]*)\}", line)
-        for option in options.group(1).split() if options else []:
-            if option == "aggressive-fusion":
-                knobs.append("--preset=iree-O2")
-            else:
-                unmapped.append(option)
-    for options in re.findall(r"form-dispatch-regions\{([^}]*)\}", line):
-        for option in options.split():
-            name, _, value = option.partition("=")
-            if name in PASS_OPTIONS:
-                knobs.append(f"--{PASS_OPTIONS[name]}={value or 'true'}")
-            else:
-                unmapped.append(option)
-    return Run(knobs, prefixes, pipeline, unmapped)
+    run = Run(prefixes)
+    m = re.search(r"--pass-pipeline=[\"']([^\"']*)[\"']", line)
+    if not m:
+        raise UnmappedPass("RUN line has no --pass-pipeline")
+    ours: List[str] = []
+    passes = ", ".join(translate(parse_pipeline(m.group(1))[0], run, ours))
+    if FULL in ours:
+        if len(ours) > 1:
+            raise UnmappedPass("RUN line mixes iree-dispatch-creation-pipeline"
+                               f" with other passes: {ours}")
+        run.knobs.insert(0, "--pipeline=full")
+    else:
+        run.passes = passes
+    run.counts_generics = not FORMING.intersection(ours)
+    return run
 
 
 def check_lines(case: str, prefix: str) -> List[str]:
@@ -175,6 +277,20 @@ def first_line(text: str) -> str:
     return lines[0].strip()[:160]
 
 
+PLAIN_FLOW_REGION = re.compile(r"\bflow\.dispatch\.region(\s*->)")
+
+
+def as_our_dispatches(source: str) -> str:
+    """dispatchlab-opt has no model loader: do what compile's loader does
+    to a pre-formed `flow.dispatch.region` (it becomes our dispatch.region),
+    for the spelling without workload or result extents, where it is a
+    rename; flow.return closes nothing else."""
+    if not PLAIN_FLOW_REGION.search(source):
+        return source
+    source = PLAIN_FLOW_REGION.sub(r"dispatch.region\1", source)
+    return re.sub(r"\bflow\.return\b", "dispatch.return", source)
+
+
 class Comparer:
     def __init__(self, args):
         self.args = args
@@ -183,15 +299,13 @@ class Comparer:
     def run_ours(self, source: str, run: Run) -> subprocess.CompletedProcess:
         path = os.path.join(self.tmp, "case.mlir")
         with open(path, "w") as f:
-            f.write(source)
-        if run.pipeline == "multi-use":
+            f.write(as_our_dispatches(source) if run.passes else source)
+        if run.passes:
             command = [self.args.dispatchlab_opt, path,
-                       "--pass-pipeline=builtin.module(util.func("
-                       "dispatchlab-fuse-multi-use-elementwise-producer))"]
+                       f"--pass-pipeline={run.passes}"]
         else:
             command = [self.args.dispatchlab, "compile", path,
-                       f"--pipeline={run.pipeline}", "--emit=dispatch-ir"] + \
-                run.knobs
+                       "--emit=dispatch-ir"] + run.knobs
         try:
             return subprocess.run(command, capture_output=True, text=True,
                                   timeout=self.args.timeout)
@@ -200,7 +314,7 @@ class Comparer:
 
     def compare(self, case: str, run: Run) -> Tuple[str, str]:
         lines = [l for p in run.prefixes for l in check_lines(case, p)]
-        if run.pipeline == "multi-use":
+        if run.counts_generics:
             want = sum(1 for l in lines if re.search(
                 r"=\s*linalg\.generic", l))
             if not want:
@@ -212,7 +326,7 @@ class Comparer:
         proc = self.run_ours(case, run)
         if proc.returncode != 0:
             return classify_failure(proc)
-        if run.pipeline == "multi-use":
+        if run.counts_generics:
             have = len(re.findall(r"^\s*%[\w:#]+ = linalg\.generic",
                                   proc.stdout, re.M))
             return ("agree" if have == want else "differ",
@@ -257,12 +371,9 @@ def report(per_file) -> str:
         for index, case, run, outcome, detail in results:
             if outcome in ("agree", "not comparable"):
                 continue
-            knobs = " ".join(run.knobs) or "(defaults)"
-            if run.unmapped:
-                knobs += f"; RUN-line options with no knob: {run.unmapped}"
             details.append(f"- {name} case {index} `{case}` "
-                           f"[{','.join(run.prefixes)}: --pipeline="
-                           f"{run.pipeline} {knobs}]: {outcome}: {detail}")
+                           f"[{','.join(run.prefixes)}: {run.describe()}]: "
+                           f"{outcome}: {detail}")
     lines.append("| all | " + " | ".join(str(totals[k]) for k in kinds) +
                  " |")
     comparable = totals["agree"] + totals["differ"]
@@ -284,7 +395,8 @@ def robustness(comparer: Comparer, names: List[str], test_dir: str) -> str:
         for index, case in enumerate(cases):
             for preset in ["iree-O0", "iree-O2", "no-fusion"]:
                 for pipeline in ["full", "formation"]:
-                    run = Run([f"--preset={preset}"], [], pipeline)
+                    run = Run([], knobs=[f"--preset={preset}",
+                                         f"--pipeline={pipeline}"])
                     proc = comparer.run_ours(case, run)
                     runs += 1
                     if proc.returncode == 0:
@@ -315,7 +427,10 @@ def main() -> int:
         path = os.path.join(args.test_dir, name)
         if not os.path.exists(path):
             sys.exit(f"compare_iree_tests: error: {path} does not exist")
-        per_file[name] = compare_file(comparer, path)
+        try:
+            per_file[name] = compare_file(comparer, path)
+        except UnmappedPass as error:
+            sys.exit(f"compare_iree_tests: error: {path}: {error}")
     print(report(per_file))
     if args.all_presets:
         print(robustness(comparer, list(per_file), args.test_dir))
