@@ -466,9 +466,83 @@ static LogicalResult checkNoCompatOps(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// The model's function, its signature read into `compiled` and marked for
+/// the C interface; arguments stay read-only (they are the caller's).
+static FailureOr<func::FuncOp> prepareHostFunction(ModuleOp module,
+                                                   CompiledModel &compiled) {
+  FailureOr<func::FuncOp> host = getModelFunction(module);
+  if (failed(host) || failed(readSignature(*host, compiled)))
+    return failure();
+  compiled.entrySymbol = "_mlir_ciface_" + host->getName().str();
+  (*host)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                   UnitAttr::get(module.getContext()));
+  for (unsigned i = 0, e = host->getNumArguments(); i < e; ++i)
+    host->setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                     BoolAttr::get(module.getContext(), false));
+  return host;
+}
+
+namespace {
+/// The pass pipelines before and after bufferization.
+struct HostPipelines {
+  std::string tensor;
+  std::string lowering;
+};
+} // namespace
+
+static FailureOr<HostPipelines> buildPipelines(ModuleOp module,
+                                               const CodegenOptions &options,
+                                               CompiledModel &compiled) {
+  HostPipelines pipelines;
+  pipelines.tensor = kOutlinePipeline;
+  if (options.mode == CodegenMode::Tiled)
+    pipelines.tensor += "," + getTilePipeline(compiled.vectorWidth);
+  // Deduplication after the per-dispatch measurements: from here on each
+  // distinct dispatch is compiled once.
+  pipelines.lowering = "dispatchlab-deduplicate-dispatches," +
+                       getForallPipeline(options.threads) + "," +
+                       getLoweringPipeline(compiled.vectorWidth);
+  // Before deduplication: hook indices and names stay per call site.
+  if (options.profileDispatches) {
+    if (!options.dispatchBegin || !options.dispatchEnd)
+      return module.emitError("dispatch profiling needs both hooks");
+    pipelines.lowering =
+        "dispatchlab-instrument-dispatch-calls," + pipelines.lowering;
+  }
+  compiled.pipeline =
+      (options.widenFloats ? std::string(kWidenFloatsPipeline) + "," : "") +
+      pipelines.tensor + "," + kBufferizePipeline + "," + pipelines.lowering;
+  return pipelines;
+}
+
+/// JIT-compiles the lowered module into `compiled`, with the profiling hooks
+/// if asked for, and measures its code size.
+static LogicalResult jitCompile(ModuleOp module, const CodegenOptions &options,
+                                CompiledModel &compiled) {
+  auto start = std::chrono::steady_clock::now();
+  SmallVector<std::pair<StringRef, void *>> symbols;
+  if (options.profileDispatches) {
+    symbols.emplace_back(kDispatchBeginFunction,
+                         reinterpret_cast<void *>(options.dispatchBegin));
+    symbols.emplace_back(kDispatchEndFunction,
+                         reinterpret_cast<void *>(options.dispatchEnd));
+  }
+  FailureOr<std::unique_ptr<HostJit>> engine =
+      createEngine(module, options, symbols, compiled);
+  if (failed(engine))
+    return failure();
+  compiled.engine = std::move(*engine);
+  compiled.jitSeconds = secondsSince(start);
+  llvm::Expected<int64_t> codeSize =
+      measureObjectCodeSize(compiled.engine->getObject());
+  if (!codeSize)
+    return module.emitError(llvm::toString(codeSize.takeError()));
+  compiled.codeSizeBytes = *codeSize;
+  return success();
+}
+
 FailureOr<CompiledModel> compileForHost(ModuleOp module,
                                         const CodegenOptions &options) {
-  CodegenMode mode = options.mode;
   static bool registered = [] {
     registerAllPasses();
     registerCodegenPasses();
@@ -489,45 +563,21 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   auto start = std::chrono::steady_clock::now();
   if (options.widenFloats && failed(runPipeline(module, kWidenFloatsPipeline)))
     return failure();
-  FailureOr<func::FuncOp> host = getModelFunction(module);
-  if (failed(host) || failed(readSignature(*host, compiled)))
+  FailureOr<func::FuncOp> host = prepareHostFunction(module, compiled);
+  if (failed(host))
     return failure();
-  compiled.entrySymbol = "_mlir_ciface_" + host->getName().str();
-  (*host)->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                   UnitAttr::get(module.getContext()));
-
-  // Module arguments are the caller's: never written in place.
-  for (unsigned i = 0, e = host->getNumArguments(); i < e; ++i)
-    host->setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                     BoolAttr::get(module.getContext(), false));
-
   compiled.vectorWidth = getHostF32VectorWidth();
-  std::string tensorPipeline = kOutlinePipeline;
-  if (mode == CodegenMode::Tiled)
-    tensorPipeline += "," + getTilePipeline(compiled.vectorWidth);
-  std::string forallPipeline = getForallPipeline(options.threads);
-  // Deduplication after the per-dispatch measurements: from here on each
-  // distinct dispatch is compiled once.
-  std::string loweringPipeline = "dispatchlab-deduplicate-dispatches," +
-                                 forallPipeline + "," +
-                                 getLoweringPipeline(compiled.vectorWidth);
-  // Before deduplication: hook indices and names stay per call site.
-  if (options.profileDispatches) {
-    if (!options.dispatchBegin || !options.dispatchEnd)
-      return module.emitError("dispatch profiling needs both hooks");
-    loweringPipeline =
-        "dispatchlab-instrument-dispatch-calls," + loweringPipeline;
-  }
-  compiled.pipeline =
-      (options.widenFloats ? std::string(kWidenFloatsPipeline) + "," : "") +
-      tensorPipeline + "," + kBufferizePipeline + "," + loweringPipeline;
+  FailureOr<HostPipelines> pipelines =
+      buildPipelines(module, options, compiled);
+  if (failed(pipelines))
+    return failure();
   std::string hostName = host->getName().str();
-  if (failed(runPipeline(module, tensorPipeline)) ||
+  if (failed(runPipeline(module, pipelines->tensor)) ||
       failed(readPackedInputs(module, hostName, compiled)) ||
       failed(runPipeline(module, kBufferizePipeline)))
     return failure();
   // The runner passes one descriptor per input, then per output.
-  auto bufferized = module.lookupSymbol<func::FuncOp>(host->getName());
+  auto bufferized = module.lookupSymbol<func::FuncOp>(hostName);
   if (bufferized.getNumResults() != 0 ||
       bufferized.getNumArguments() !=
           compiled.inputs.size() + compiled.outputs.size())
@@ -536,7 +586,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
            << bufferized.getFunctionType();
   compiled.temporaries = measureTemporaries(module);
   compiled.transientPeakBytes = computeTransientPeakBytes(bufferized);
-  if (failed(runPipeline(module, loweringPipeline)))
+  if (failed(runPipeline(module, pipelines->lowering)))
     return failure();
   if (auto callees = module->getAttrOfType<ArrayAttr>(kDispatchCallsAttr)) {
     for (auto callee : callees.getAsRange<StringAttr>())
@@ -544,26 +594,8 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
     module->removeAttr(kDispatchCallsAttr);
   }
   compiled.codegenSeconds = secondsSince(start);
-
-  start = std::chrono::steady_clock::now();
-  SmallVector<std::pair<StringRef, void *>> symbols;
-  if (options.profileDispatches) {
-    symbols.emplace_back(kDispatchBeginFunction,
-                         reinterpret_cast<void *>(options.dispatchBegin));
-    symbols.emplace_back(kDispatchEndFunction,
-                         reinterpret_cast<void *>(options.dispatchEnd));
-  }
-  FailureOr<std::unique_ptr<HostJit>> engine =
-      createEngine(module, options, symbols, compiled);
-  if (failed(engine))
+  if (failed(jitCompile(module, options, compiled)))
     return failure();
-  compiled.engine = std::move(*engine);
-  compiled.jitSeconds = secondsSince(start);
-  llvm::Expected<int64_t> codeSize =
-      measureObjectCodeSize(compiled.engine->getObject());
-  if (!codeSize)
-    return module.emitError(llvm::toString(codeSize.takeError()));
-  compiled.codeSizeBytes = *codeSize;
   return compiled;
 }
 
