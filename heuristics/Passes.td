@@ -162,7 +162,9 @@ def FormCopyDispatchesPass
   let description = [{
     Mirrors IREE's ConvertTensorToFlow slice handling: contiguous slices
     stay (DMA copies), the others become dispatch.region ops marked
-    `dispatchlab.kind = "copy"`.
+    `dispatchlab.kind = "copy"`. Inserts go first and take their cloneable
+    producers (an extract_slice among them) into their dispatch, as IREE's
+    cloneProducersToRegion does; a producer left without a use is erased.
   }];
   let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect"];
 }

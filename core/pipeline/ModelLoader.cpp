@@ -4,7 +4,7 @@
 
 #include "compat/UtilCompatDialect.h"
 #include "core/onnx/OnnxModelFile.h"
-#include "core/pipeline/PreformedDispatches.h"
+#include "core/pipeline/Passes.h"
 #include "core/support/InputFile.h"
 #include "heuristics/OpClassification.h"
 
@@ -14,6 +14,7 @@
 #include "mlir/IR/Location.h"
 #include "mlir/IR/Verifier.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Pass/PassManager.h"
 #include "llvm/Support/CrashRecoveryContext.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -109,8 +110,10 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   context.getOrLoadDialect<func::FuncDialect>();
   warnOfPreprocessingPipelines(*module);
   convertUtilFuncsToFunc(*module);
-  convertFlowDispatchRegions(*module);
-  if (failed(verify(*module)))
+  // Also verifies the module, whether or not it holds a pre-formed region.
+  PassManager preformed(&context);
+  preformed.addPass(createConvertPreformedRegionsPass());
+  if (failed(preformed.run(*module)))
     return nullptr;
   // Byte counts of larger tensors would overflow int64_t in the stats.
   WalkResult sizes = module->walk([](Operation *op) {

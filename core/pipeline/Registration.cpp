@@ -3,6 +3,7 @@
 #include "core/pipeline/Registration.h"
 
 #include "core/pipeline/DispatchCreationPipeline.h"
+#include "core/pipeline/Passes.h"
 
 #include "compat/CheckCompatDialect.h"
 #include "compat/EncodingCompatDialect.h"
@@ -50,6 +51,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
 
 void registerPasses() {
   registerHeuristicsPasses();
+  registerPipelinePasses();
   registerDispatchCreationPipeline();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

@@ -78,3 +78,41 @@ func.func @inside_dispatch(%a: tensor<16x8xf32>) -> tensor<4x2xf32> {
   }
   return %r : tensor<4x2xf32>
 }
+
+// -----
+
+// IREE's ConvertTensorToFlow clones an insert's cloneable producers into its
+// dispatch: a strided extract_slice feeding a strided insert_slice is one
+// copy dispatch, and the extract left without a use is gone.
+// CHECK-LABEL: func.func @extract_into_insert
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         %[[R:.+]] = dispatch.region -> (tensor<16x8xf32>) {
+// CHECK:           %[[S:.+]] = tensor.extract_slice
+// CHECK:           tensor.insert_slice %[[S]]
+// CHECK:         } {dispatchlab.kind = "copy"}
+// CHECK-NOT:     dispatch.region
+// CHECK:         return %[[R]]
+func.func @extract_into_insert(%a: tensor<16x8xf32>, %d: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  %0 = tensor.extract_slice %a[0, 1] [4, 2] [1, 1] : tensor<16x8xf32> to tensor<4x2xf32>
+  %1 = tensor.insert_slice %0 into %d[2, 3] [4, 2] [1, 1] : tensor<4x2xf32> into tensor<16x8xf32>
+  return %1 : tensor<16x8xf32>
+}
+
+// -----
+
+// An extract that has another use stays, in a copy dispatch of its own.
+// CHECK-LABEL: func.func @extract_with_other_use
+// CHECK:         %[[E:.+]] = dispatch.region
+// CHECK-NEXT:      tensor.extract_slice
+// CHECK-NEXT:      dispatch.return
+// CHECK:         } {dispatchlab.kind = "copy"}
+// CHECK:         %[[I:.+]] = dispatch.region
+// CHECK-NEXT:      tensor.extract_slice
+// CHECK-NEXT:      tensor.insert_slice
+// CHECK:         } {dispatchlab.kind = "copy"}
+// CHECK:         return %[[I]], %[[E]]
+func.func @extract_with_other_use(%a: tensor<16x8xf32>, %d: tensor<16x8xf32>) -> (tensor<16x8xf32>, tensor<4x2xf32>) {
+  %0 = tensor.extract_slice %a[0, 1] [4, 2] [1, 1] : tensor<16x8xf32> to tensor<4x2xf32>
+  %1 = tensor.insert_slice %0 into %d[2, 3] [4, 2] [1, 1] : tensor<4x2xf32> into tensor<16x8xf32>
+  return %1, %0 : tensor<16x8xf32>, tensor<4x2xf32>
+}

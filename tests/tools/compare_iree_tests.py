@@ -277,18 +277,17 @@ def first_line(text: str) -> str:
     return lines[0].strip()[:160]
 
 
-PLAIN_FLOW_REGION = re.compile(r"\bflow\.dispatch\.region(\s*->)")
+# dispatchlab-opt has no model loader: run first what compile's loader runs,
+# so a pre-formed flow.dispatch.region becomes our dispatch.region.
+CONVERT_PREFORMED = "dispatchlab-convert-preformed-regions"
 
 
-def as_our_dispatches(source: str) -> str:
-    """dispatchlab-opt has no model loader: do what compile's loader does
-    to a pre-formed `flow.dispatch.region` (it becomes our dispatch.region),
-    for the spelling without workload or result extents, where it is a
-    rename; flow.return closes nothing else."""
-    if not PLAIN_FLOW_REGION.search(source):
-        return source
-    source = PLAIN_FLOW_REGION.sub(r"dispatch.region\1", source)
-    return re.sub(r"\bflow\.return\b", "dispatch.return", source)
+def with_preformed_conversion(passes: str) -> str:
+    """`passes` with the conversion first, on the module."""
+    if passes.startswith("builtin.module(") and passes.endswith(")"):
+        inner = passes[len("builtin.module("):-1]
+        return f"builtin.module({CONVERT_PREFORMED}, {inner})"
+    return f"builtin.module({CONVERT_PREFORMED}, {passes})"
 
 
 class Comparer:
@@ -299,10 +298,11 @@ class Comparer:
     def run_ours(self, source: str, run: Run) -> subprocess.CompletedProcess:
         path = os.path.join(self.tmp, "case.mlir")
         with open(path, "w") as f:
-            f.write(as_our_dispatches(source) if run.passes else source)
+            f.write(source)
         if run.passes:
+            pipeline = with_preformed_conversion(run.passes)
             command = [self.args.dispatchlab_opt, path,
-                       f"--pass-pipeline={run.passes}"]
+                       f"--pass-pipeline={pipeline}"]
         else:
             command = [self.args.dispatchlab, "compile", path,
                        "--emit=dispatch-ir"] + run.knobs
