@@ -4,12 +4,15 @@ client as separate `dispatchlab` processes on loopback, checked against the
 result database. Each scenario is bounded in time; run by lit (tests/sweep)."""
 
 import argparse
+import atexit
 import os
+import shutil
 import signal
 import socket
 import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 
 DEADLINE = 120  # seconds any one wait may take before the scenario fails
@@ -743,12 +746,23 @@ def read_only_db(c):
     start, before listening, naming the file and the cause; report reads
     it. As root, whom file modes do not bind, runs as nobody."""
     small_results_db(c, "read-only")
-    os.chmod(c.db, 0o444)
-    os.chmod(c.dir, 0o777)
     prefix = []
     if os.geteuid() == 0:
         prefix = ["setpriv", "--reuid=65534", "--regid=65534",
                   "--clear-groups"]
+        # nobody must reach the file: the test tree, and lit's TMPDIR, may
+        # sit below a directory only root can enter (mktemp -d makes 0700
+        # ones); /tmp itself is open to everyone.
+        reachable = tempfile.mkdtemp(prefix="dispatchlab-read-only-",
+                                     dir="/tmp")
+        atexit.register(shutil.rmtree, reachable, True)
+        for suffix in ("", "-wal"):
+            if os.path.exists(c.db + suffix):
+                shutil.copy(c.db + suffix, reachable)
+        c.db = os.path.join(reachable, os.path.basename(c.db))
+        c.dir = reachable
+    os.chmod(c.db, 0o444)
+    os.chmod(c.dir, 0o777)
     port_file = os.path.join(c.dir, "port")
     line = refusal(c, "coordinator", ["coordinator", "--listen",
                                       "127.0.0.1:0", "--db", c.db,
