@@ -11,7 +11,7 @@ PACKAGES=(
   libsqlite3-dev libonnx-dev openssl
   libgtest-dev libgmock-dev libbenchmark-dev
   zlib1g-dev libzstd-dev libedit-dev libxml2-dev libcurl4-openssl-dev
-  chromium
+  chromium graphviz
 )
 # Opt-in: only scripts/bench_vs_reference.sh needs PyTorch and OpenBLAS, and
 # only the scripts regenerating test inputs (tests/*/inputs/make_*.py) numpy.
