@@ -87,24 +87,6 @@ int64_t getPeakRssBytes() {
   return int64_t(usage.ru_maxrss) * 1024;
 }
 
-/// The weights of an ONNX model, read before compiling: a file without
-/// them fails in a moment rather than after the compile.
-llvm::Expected<std::optional<ParameterData>>
-openWeights(const RunOptions &options) {
-  if (!options.modelWeights || !onnx_import::isOnnxPath(options.modelPath))
-    return std::nullopt;
-  llvm::Expected<ParameterData> parameters =
-      ParameterData::open(options.modelPath);
-  if (!parameters)
-    return parameters.takeError();
-  if (std::optional<std::string> stripped =
-          parameters->findStrippedInitializer())
-    return fail("initializer '" + *stripped +
-                "' carries no data (stripped weights); --parameters=random "
-                "runs without the model's weights");
-  return std::optional<ParameterData>(std::move(*parameters));
-}
-
 /// Pins the process for the run's threads, then times the model's calls
 /// (outputs land in `outputs`).
 llvm::Expected<Measurement> measure(const RunOptions &options,
@@ -380,6 +362,42 @@ llvm::Error finishReference(const RunOptions &options, ReferenceStep &step,
   return llvm::Error::success();
 }
 
+/// Every check of the outputs, then the profile when asked for.
+llvm::Error checkOutputs(const RunOptions &options, RunReport &report) {
+  double tolerance =
+      deriveTolerance(report.variant.precision, options.tolerance);
+  if (report.reference)
+    if (llvm::Error error = checkAgainstReference(report, tolerance))
+      return error;
+  if (llvm::Error error = checkExpectedOutputs(options, report, tolerance))
+    return error;
+  if (!options.profileDispatches)
+    return llvm::Error::success();
+  auto start = std::chrono::steady_clock::now();
+  llvm::Error error = profileDispatches(options, report, tolerance);
+  report.phases.profile = secondsSince(start);
+  return error;
+}
+} // namespace
+
+/// The weights of an ONNX model, read before compiling: a file without
+/// them fails in a moment rather than after the compile.
+llvm::Expected<std::optional<ParameterData>>
+openWeights(const RunOptions &options) {
+  if (!options.modelWeights || !onnx_import::isOnnxPath(options.modelPath))
+    return std::nullopt;
+  llvm::Expected<ParameterData> parameters =
+      ParameterData::open(options.modelPath);
+  if (!parameters)
+    return parameters.takeError();
+  if (std::optional<std::string> stripped =
+          parameters->findStrippedInitializer())
+    return fail("initializer '" + *stripped +
+                "' carries no data (stripped weights); --parameters=random "
+                "runs without the model's weights");
+  return std::optional<ParameterData>(std::move(*parameters));
+}
+
 /// The variant compiled and its inputs made.
 llvm::Expected<RunReport> prepareRun(const RunOptions &options,
                                      const ParameterData *parameters) {
@@ -407,24 +425,6 @@ llvm::Expected<RunReport> prepareRun(const RunOptions &options,
   report.phases.inputs = secondsSince(start);
   return report;
 }
-
-/// Every check of the outputs, then the profile when asked for.
-llvm::Error checkOutputs(const RunOptions &options, RunReport &report) {
-  double tolerance =
-      deriveTolerance(report.variant.precision, options.tolerance);
-  if (report.reference)
-    if (llvm::Error error = checkAgainstReference(report, tolerance))
-      return error;
-  if (llvm::Error error = checkExpectedOutputs(options, report, tolerance))
-    return error;
-  if (!options.profileDispatches)
-    return llvm::Error::success();
-  auto start = std::chrono::steady_clock::now();
-  llvm::Error error = profileDispatches(options, report, tolerance);
-  report.phases.profile = secondsSince(start);
-  return error;
-}
-} // namespace
 
 llvm::StringRef stringify(CacheUse use) {
   switch (use) {

@@ -148,6 +148,16 @@ struct RunReport {
   std::optional<DispatchProfile> profile;
 };
 
+/// The weights of an ONNX model when `options` asks for the model's own,
+/// read before compiling so that a file without them fails at once.
+llvm::Expected<std::optional<ParameterData>>
+openWeights(const RunOptions &options);
+
+/// The variant of `options` compiled and its inputs made: a report with
+/// nothing measured or checked yet.
+llvm::Expected<RunReport> prepareRun(const RunOptions &options,
+                                     const ParameterData *parameters);
+
 /// Runs `options`. An error's message is one line naming what failed, or
 /// empty when the compile's diagnostics already said it; an option that
 /// names what the model lacks is an `std::errc::invalid_argument` error.

@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/support/Provenance.h"
+#include "tools/dispatchlab/commands/CompareCommand.h"
 #include "tools/dispatchlab/commands/CompileCommand.h"
 #include "tools/dispatchlab/commands/CoordinatorCommand.h"
 #include "tools/dispatchlab/commands/DiffCommand.h"
@@ -44,6 +45,7 @@ const Subcommand kSubcommands[] = {
     {dispatchlab::getDiffSubcommand, dispatchlab::runDiffCommand},
     {dispatchlab::getReproduceSubcommand, dispatchlab::runReproduceCommand},
     {dispatchlab::getRunSubcommand, dispatchlab::runRunCommand},
+    {dispatchlab::getCompareSubcommand, dispatchlab::runCompareCommand},
 };
 /// LLVM's own options (backend flags, several hundred) sit in the top-level
 /// subcommand; hidden, `dispatchlab --help` lists only what is ours, as

@@ -8,6 +8,8 @@
 
 #include "tools/dispatchlab/commands/ImportCommand.h"
 
+#include "tools/dispatchlab/commands/CompareCommand.h"
+
 #include "tools/dispatchlab/commands/CompileCommand.h"
 #include "core/pipeline/Registration.h"
 #include "tools/dispatchlab/commands/RunCommand.h"
@@ -44,12 +46,14 @@ cl::opt<int64_t> batch("batch",
                                 "dim not bound by --dim (default 1)"),
                        cl::init(1), cl::sub(getImportSubcommand()),
                        cl::sub(getCompileSubcommand()),
-                       cl::sub(getRunSubcommand()));
+                       cl::sub(getRunSubcommand()),
+                       cl::sub(getCompareSubcommand()));
 
 cl::list<std::string>
     dims("dim", cl::desc("Bind the ONNX dynamic dim NAME to VALUE"),
          cl::value_desc("NAME=VALUE"), cl::sub(getImportSubcommand()),
-         cl::sub(getCompileSubcommand()), cl::sub(getRunSubcommand()));
+         cl::sub(getCompileSubcommand()), cl::sub(getRunSubcommand()),
+         cl::sub(getCompareSubcommand()));
 } // namespace
 
 FailureOr<OnnxImportOptions> getImportOptions(StringRef command) {

@@ -1,0 +1,302 @@
+//===- PairedComparison.cpp - variants of one model timed in rounds -------===//
+
+#include "core/runtime/PairedComparison.h"
+
+#include "core/support/HostMemory.h"
+#include "core/support/HostPinning.h"
+#include "core/support/Timing.h"
+
+#include "llvm/Support/FormatVariadic.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace dispatchlab {
+
+namespace {
+/// One variant compiled, its inputs made and its call prepared.
+struct Contender {
+  RunReport report;
+  std::optional<PreparedCall> call;
+};
+
+/// Rounds between two looks at the intervals: each look sorts every
+/// variant's ratios.
+constexpr unsigned kRoundsBetweenChecks = 10;
+
+constexpr llvm::StringLiteral kSelfCheckSuffix = " (A/A)";
+
+constexpr double kMinSampleSeconds = 20e-6;
+
+std::string identityOf(const CompileStats &stats) {
+  std::string identity = llvm::formatv("{0} dispatches, {1} transient bytes;",
+                                       stats.dispatches, stats.transientBytes);
+  for (const DispatchGroupStats &group : stats.groups)
+    identity += llvm::formatv(" {0}:{1}:{2}", group.executableHash,
+                              group.numOperands, group.numResults);
+  return identity;
+}
+
+/// A failure of the first variant is the model's (its diagnostics name the
+/// file); one of a later variant is that variant's options'.
+llvm::Expected<Contender>
+prepareContender(const CompareOptions &options,
+                 const ComparedVariantOptions &variant,
+                 const ParameterData *parameters, bool first) {
+  RunOptions run = options.run;
+  run.heuristics = variant.heuristics;
+  llvm::Expected<RunReport> report = prepareRun(run, parameters);
+  if (!report) {
+    std::string message = llvm::toString(report.takeError());
+    if (message.empty() && first)
+      return llvm::createStringError("");
+    return llvm::createStringError(
+        "variant '" + variant.name + "'" +
+        (message.empty() ? " failed to compile" : ": " + message));
+  }
+  return Contender{std::move(*report), std::nullopt};
+}
+
+/// Runs every initializer and calls each variant until `warmupSeconds` of
+/// its calls have passed (once at least).
+llvm::Error warmUp(std::vector<Contender> &contenders,
+                   llvm::ArrayRef<ComparedVariant> variants,
+                   double warmupSeconds) {
+  for (auto [contender, variant] : llvm::zip(contenders, variants)) {
+    if (variant.identicalTo)
+      continue;
+    llvm::Expected<PreparedCall> call = PreparedCall::create(
+        contender.report.variant.model, contender.report.inputs.arrays,
+        contender.report.outputs);
+    if (!call)
+      return llvm::createStringError(
+          "variant '" + variant.name +
+          "': calling the model failed: " + llvm::toString(call.takeError()));
+    contender.call.emplace(std::move(*call));
+    auto start = std::chrono::steady_clock::now();
+    do
+      (*contender.call)();
+    while (secondsSince(start) < warmupSeconds);
+  }
+  return llvm::Error::success();
+}
+
+/// Calls per sample so that the fastest variant's sample lasts
+/// kMinSampleSeconds: a call of a few hundred nanoseconds is otherwise
+/// mostly the clock's own cost.
+unsigned chooseCallsPerSample(std::vector<Contender> &contenders,
+                              llvm::ArrayRef<size_t> timed) {
+  double fastest = INFINITY;
+  for (size_t index : timed)
+    for (int i = 0; i < 5; ++i) {
+      auto start = std::chrono::steady_clock::now();
+      (*contenders[index].call)();
+      fastest = std::min(fastest, secondsSince(start));
+    }
+  double calls = std::ceil(kMinSampleSeconds / std::max(fastest, 1e-9));
+  return unsigned(std::clamp(calls, 1.0, 10000.0));
+}
+
+/// The variants to time this round, in a fresh shuffled order.
+std::vector<size_t> roundOrder(llvm::ArrayRef<size_t> timed,
+                               std::mt19937_64 &engine) {
+  std::vector<size_t> order(timed.begin(), timed.end());
+  std::shuffle(order.begin(), order.end(), engine);
+  return order;
+}
+
+/// Recomputes every timed variant's ratio; true when all are within the
+/// target half-width.
+bool updateRatios(std::vector<ComparedVariant> &variants,
+                  llvm::ArrayRef<size_t> timed, double targetPercent) {
+  bool narrow = true;
+  const std::vector<double> &baseline = variants.front().samplesSeconds;
+  for (size_t index : timed) {
+    if (index == 0)
+      continue;
+    ComparedVariant &variant = variants[index];
+    variant.ratio = comparePaired(baseline, variant.samplesSeconds);
+    narrow &=
+        variant.ratio && variant.ratio->halfWidthPercent() <= targetPercent;
+  }
+  return narrow;
+}
+
+/// Calls the timed variants round after round until a stop applies.
+void measureRounds(const CompareOptions &options,
+                   std::vector<Contender> &contenders, ComparisonReport &report,
+                   llvm::ArrayRef<size_t> timed) {
+  std::mt19937_64 engine(options.orderSeed);
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned round = 1;; ++round) {
+    for (size_t index : roundOrder(timed, engine)) {
+      PreparedCall &call = *contenders[index].call;
+      auto callStart = std::chrono::steady_clock::now();
+      for (unsigned i = 0; i < report.callsPerSample; ++i)
+        call();
+      report.variants[index].samplesSeconds.push_back(secondsSince(callStart) /
+                                                      report.callsPerSample);
+    }
+    report.rounds = round;
+    report.roundsSeconds = secondsSince(start);
+    bool look = round >= options.minRounds && round % kRoundsBetweenChecks == 0;
+    if (look && updateRatios(report.variants, timed, options.targetCiPercent)) {
+      report.stop = RoundsStop::Target;
+      return;
+    }
+    // The budget never cuts below the minimum: too few rounds give no
+    // interval at all.
+    bool spent = report.roundsSeconds >= options.budgetSeconds;
+    if (round >= options.minRounds && (round >= options.maxRounds || spent)) {
+      updateRatios(report.variants, timed, options.targetCiPercent);
+      report.stop = spent ? RoundsStop::Budget : RoundsStop::MaxRounds;
+      return;
+    }
+  }
+}
+
+/// The largest relative difference of `outputs` from the baseline's.
+double outputDifference(const std::vector<HostArray> &outputs,
+                        const std::vector<HostArray> &baseline) {
+  double worst = 0;
+  for (auto [actual, expected] : llvm::zip(outputs, baseline))
+    worst = std::max(worst, compareArrays(actual, expected).relative);
+  return outputs.size() == baseline.size() ? worst : INFINITY;
+}
+
+/// Names, options and identities; an A/A entry shares the baseline's code.
+std::vector<ComparedVariant>
+describeVariants(const CompareOptions &options,
+                 llvm::ArrayRef<Contender> contenders) {
+  std::vector<ComparedVariant> variants;
+  for (auto [variantOptions, contender] :
+       llvm::zip(options.variants, contenders)) {
+    ComparedVariant variant;
+    variant.name = variantOptions.name;
+    variant.options = variantOptions.heuristics.toString();
+    variant.dispatchesIdentity = identityOf(contender.report.variant.stats);
+    variant.dispatches = contender.report.variant.stats.dispatches;
+    for (const ComparedVariant &earlier : variants)
+      if (earlier.dispatchesIdentity == variant.dispatchesIdentity &&
+          !variant.identicalTo)
+        variant.identicalTo = earlier.name;
+    variants.push_back(std::move(variant));
+  }
+  return variants;
+}
+
+/// Pins, checks the load, warms up, times the rounds and summarizes.
+llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
+                                            std::vector<Contender> &contenders,
+                                            ComparisonReport report) {
+  retainFreedMemory();
+  llvm::Expected<std::vector<int>> pinned =
+      pinForThreads(options.run.codegen.threads);
+  if (!pinned)
+    return llvm::createStringError("pinning failed: " +
+                                   llvm::toString(pinned.takeError()));
+  report.pinnedCpus = std::move(*pinned);
+  int cpu = report.pinnedCpus.empty() ? 0 : report.pinnedCpus.front();
+  report.before = readHostConditions(cpu);
+  if (llvm::Error error = checkHostLoad(report.before, options.maxLoad))
+    return std::move(error);
+  std::vector<size_t> timed;
+  for (size_t i = 0; i < report.variants.size(); ++i)
+    if (!report.variants[i].identicalTo)
+      timed.push_back(i);
+  if (llvm::Error error =
+          warmUp(contenders, report.variants, options.run.warmupSeconds))
+    return std::move(error);
+  report.callsPerSample = chooseCallsPerSample(contenders, timed);
+  measureRounds(options, contenders, report, timed);
+  report.after = readHostConditions(cpu);
+  const std::vector<HostArray> &baseline = contenders.front().report.outputs;
+  for (size_t index : timed) {
+    ComparedVariant &variant = report.variants[index];
+    variant.stats = summarizeLatencies(variant.samplesSeconds);
+    variant.outputDifference =
+        outputDifference(contenders[index].report.outputs, baseline);
+  }
+  return report;
+}
+} // namespace
+
+llvm::StringRef stringify(RoundsStop stop) {
+  switch (stop) {
+  case RoundsStop::Target:
+    return "target";
+  case RoundsStop::Budget:
+    return "budget";
+  case RoundsStop::MaxRounds:
+    return "max-rounds";
+  }
+  llvm_unreachable("unknown stop");
+}
+
+bool isSelfCheck(const ComparedVariant &variant) {
+  return llvm::StringRef(variant.name).ends_with(kSelfCheckSuffix);
+}
+
+std::optional<PairedRatio> noiseFloor(const ComparisonReport &report) {
+  for (const ComparedVariant &variant : report.variants)
+    if (isSelfCheck(variant))
+      return variant.ratio;
+  return std::nullopt;
+}
+
+llvm::StringRef verdict(const ComparedVariant &variant,
+                        const std::optional<PairedRatio> &floor) {
+  if (variant.identicalTo)
+    return "identical";
+  if (!variant.ratio)
+    return "baseline";
+  const PairedRatio &ratio = *variant.ratio;
+  if (floor && !isSelfCheck(variant)) {
+    double reach =
+        std::max(std::fabs(floor->low - 1), std::fabs(floor->high - 1));
+    if (std::fabs(ratio.median - 1) <= reach)
+      return "within noise";
+  }
+  if (ratio.pValue < 0.05 && (ratio.high < 1 || ratio.low > 1))
+    return ratio.median < 1 ? "faster" : "slower";
+  return "no significant difference";
+}
+
+llvm::Expected<ComparisonReport>
+compareVariants(const CompareOptions &options) {
+  if (options.variants.empty())
+    return llvm::createStringError("no variant to compare");
+  llvm::Expected<std::optional<ParameterData>> parameters =
+      openWeights(options.run);
+  if (!parameters)
+    return parameters.takeError();
+  const ParameterData *weights = *parameters ? &**parameters : nullptr;
+  std::vector<Contender> contenders;
+  CompareOptions expanded = options;
+  if (options.selfCheck)
+    expanded.variants.insert(
+        expanded.variants.begin() + 1,
+        {options.variants.front().name + kSelfCheckSuffix.str(),
+         options.variants.front().heuristics});
+  for (const ComparedVariantOptions &variant : expanded.variants) {
+    llvm::Expected<Contender> contender =
+        prepareContender(expanded, variant, weights, contenders.empty());
+    if (!contender)
+      return contender.takeError();
+    contenders.push_back(std::move(*contender));
+  }
+
+  ComparisonReport report;
+  report.orderSeed = options.orderSeed;
+  report.variants = describeVariants(expanded, contenders);
+  // The A/A pair is timed although its code is the baseline's: that is what
+  // it is for.
+  if (options.selfCheck)
+    report.variants[1].identicalTo.reset();
+  return measureAll(expanded, contenders, std::move(report));
+}
+
+} // namespace dispatchlab

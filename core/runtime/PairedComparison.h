@@ -1,0 +1,109 @@
+//===- PairedComparison.h - variants of one model timed in rounds -*- C++ -*-//
+//
+// The way to ask "is B faster than A": one process compiles every variant
+// of a model, pins itself, and measures in rounds. Each round calls every
+// variant once, in an order shuffled per round from a recorded seed, so
+// that drift on the host (a competitor, a frequency change) lands on all
+// variants of a round alike and the per-round ratio cancels it. Rounds are
+// added until every ratio's 95% interval is narrow enough or the time
+// budget is spent. A variant whose dispatches are byte-identical to an
+// earlier one's is not measured again; an A/A pair (the baseline against
+// itself) measures the noise floor of the host.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_RUNTIME_PAIREDCOMPARISON_H
+#define DISPATCHLAB_CORE_RUNTIME_PAIREDCOMPARISON_H
+
+#include "core/runtime/RunSession.h"
+#include "core/support/HostConditions.h"
+#include "core/support/PairedStatistics.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dispatchlab {
+
+struct ComparedVariantOptions {
+  std::string name;
+  HeuristicOptions heuristics;
+};
+
+struct CompareOptions {
+  /// Model, inputs, weights, codegen and warm-up; its heuristics are unused.
+  RunOptions run;
+  /// The first is the baseline every ratio is taken against.
+  std::vector<ComparedVariantOptions> variants;
+  /// Also time the baseline against itself (a variant named "NAME (A/A)").
+  bool selfCheck = false;
+  unsigned minRounds = 20;
+  unsigned maxRounds = 5000;
+  /// Stop once every interval's half-width is at most this, in percent.
+  double targetCiPercent = 1;
+  /// Stop adding rounds after this many seconds of rounds.
+  double budgetSeconds = 10;
+  uint64_t orderSeed = 1;
+  /// Refuse to measure above this one-minute load average (negative: never).
+  double maxLoad = -1;
+};
+
+/// Why the rounds stopped.
+enum class RoundsStop { Target, Budget, MaxRounds };
+llvm::StringRef stringify(RoundsStop stop);
+
+struct ComparedVariant {
+  std::string name;
+  /// HeuristicOptions::toString.
+  std::string options;
+  /// What identifies its compiled dispatches (their executables' hashes in
+  /// call order, with their operand and result counts).
+  std::string dispatchesIdentity;
+  int64_t dispatches = 0;
+  /// An earlier variant with identical dispatches: this one is not timed.
+  std::optional<std::string> identicalTo;
+  /// Seconds of one call per round (the mean of the round's calls), in
+  /// round order; empty when identical.
+  std::vector<double> samplesSeconds;
+  LatencyStats stats;
+  /// Against the baseline's samples of the same rounds (not the baseline's
+  /// own, nor an identical variant's).
+  std::optional<PairedRatio> ratio;
+  /// max|out - baseline out| / max|baseline out| over the outputs.
+  double outputDifference = 0;
+};
+
+struct ComparisonReport {
+  std::vector<ComparedVariant> variants;
+  int64_t rounds = 0;
+  /// Each sample times this many consecutive calls of one variant and
+  /// records their mean: enough that the fastest variant's sample is not
+  /// dominated by reading the clock.
+  unsigned callsPerSample = 1;
+  uint64_t orderSeed = 0;
+  RoundsStop stop = RoundsStop::MaxRounds;
+  double roundsSeconds = 0;
+  std::vector<int> pinnedCpus;
+  HostConditions before, after;
+};
+
+/// Compiles and measures `options.variants`; an error names the variant.
+llvm::Expected<ComparisonReport> compareVariants(const CompareOptions &options);
+
+/// Whether `variant` is the baseline's A/A copy.
+bool isSelfCheck(const ComparedVariant &variant);
+
+/// The A/A variant's ratio when the report has one.
+std::optional<PairedRatio> noiseFloor(const ComparisonReport &report);
+
+/// "identical", "within noise" (|ratio - 1| inside the A/A interval's reach),
+/// "faster" or "slower" (p < 0.05 and the interval excludes 1), else
+/// "no significant difference"; "baseline" for the first variant. The A/A
+/// copy is judged without the floor it defines: "faster" or "slower" there
+/// says the host cannot resolve differences of that size.
+llvm::StringRef verdict(const ComparedVariant &variant,
+                        const std::optional<PairedRatio> &floor);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_RUNTIME_PAIREDCOMPARISON_H

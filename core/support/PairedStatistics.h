@@ -1,0 +1,52 @@
+//===- PairedStatistics.h - ratios of latencies measured in rounds -*- C++ -*-//
+//
+// Two variants timed in the same rounds (each round calls both, in a
+// shuffled order) give one ratio per round, B/A. Drift between rounds (a
+// competitor, a frequency change) moves both calls of a round alike, so the
+// ratio cancels it where two separately measured sample sets would not.
+// Tested here: Wilcoxon's signed-rank test on the log ratios, and a
+// distribution-free interval for the median ratio from the order statistics
+// of the ratios (the sign-test interval).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_CORE_SUPPORT_PAIREDSTATISTICS_H
+#define DISPATCHLAB_CORE_SUPPORT_PAIREDSTATISTICS_H
+
+#include "llvm/ADT/ArrayRef.h"
+
+#include <cstdint>
+#include <optional>
+
+namespace dispatchlab {
+
+struct PairedRatio {
+  int64_t rounds = 0;
+  /// Median over rounds of variant / baseline.
+  double median = 1;
+  /// 95% interval of the median ratio: order statistics of the ratios
+  /// chosen by the binomial(rounds, 1/2) distribution.
+  double low = 1, high = 1;
+  /// Two-sided p-value of Wilcoxon's signed-rank test on log(ratio):
+  /// exact up to kExactSignedRankRounds non-zero differences, the normal
+  /// approximation (tie-corrected, continuity-corrected) above.
+  double pValue = 1;
+  /// Half the interval's width, in percent of the median.
+  double halfWidthPercent() const;
+};
+
+inline constexpr int64_t kExactSignedRankRounds = 50;
+
+/// Ratios of `variant[i] / baseline[i]`; nothing when the arrays differ in
+/// length, hold fewer than 6 rounds (no 95% interval exists below that) or
+/// a time that is not positive.
+std::optional<PairedRatio> comparePaired(llvm::ArrayRef<double> baseline,
+                                         llvm::ArrayRef<double> variant);
+
+/// Two-sided p-value of the signed-rank test on `differences` (zeros
+/// dropped, as Wilcoxon did; 1 when none is left).
+double signedRankPValue(llvm::ArrayRef<double> differences);
+
+} // namespace dispatchlab
+
+#endif // DISPATCHLAB_CORE_SUPPORT_PAIREDSTATISTICS_H

@@ -1,0 +1,172 @@
+//===- PairedComparisonTest.cpp - paired ratios, host conditions, verdicts ===//
+//
+// Expected p-values are from enumerating every sign assignment of the ranks
+// (2^n of them), independently of the counting in PairedStatistics.cpp.
+
+#include "core/runtime/PairedComparison.h"
+#include "core/support/HostConditions.h"
+#include "core/support/PairedStatistics.h"
+
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace dispatchlab;
+
+namespace {
+
+TEST(SignedRank, ExactSmallSamples) {
+  // Only the all-positive assignment reaches W = 21: p = 2 / 64.
+  EXPECT_DOUBLE_EQ(signedRankPValue({1, 2, 3, 4, 5, 6}), 2.0 / 64);
+  EXPECT_DOUBLE_EQ(signedRankPValue({-1, 2, 3, 4, 5, 6}), 4.0 / 64);
+  // Zeros are dropped before ranking.
+  EXPECT_DOUBLE_EQ(signedRankPValue({0, 1, 0, 2, 3, 4, 5, 6}), 2.0 / 64);
+  EXPECT_DOUBLE_EQ(signedRankPValue({}), 1.0);
+  EXPECT_DOUBLE_EQ(signedRankPValue({0, 0}), 1.0);
+}
+
+TEST(SignedRank, TiesShareTheirMeanRank) {
+  EXPECT_DOUBLE_EQ(signedRankPValue({1, 1, 2, -2, 3, 3, 3, 4}), 0.046875);
+  EXPECT_NEAR(
+      signedRankPValue({0.5, -1.5, 2, 2.5, -3, 4, 4.5, 5, -5.5, 6, 7, 8}),
+      0.0771484375, 1e-12);
+}
+
+TEST(SignedRank, NormalApproximationAboveTheExactLimit) {
+  // 60 distinct magnitudes, every third negative: the exact p is 0.035563.
+  std::vector<double> differences;
+  for (int i = 1; i <= 60; ++i)
+    differences.push_back(i % 3 ? i : -i);
+  EXPECT_NEAR(signedRankPValue(differences), 0.035563, 0.001);
+}
+
+TEST(ComparePaired, SignTestIntervalOfTheMedianRatio) {
+  std::vector<double> baseline(20, 1.0), variant;
+  for (int i = 20; i >= 1; --i)
+    variant.push_back(1 + i / 100.0);
+  std::optional<PairedRatio> ratio = comparePaired(baseline, variant);
+  ASSERT_TRUE(ratio);
+  EXPECT_EQ(ratio->rounds, 20);
+  EXPECT_DOUBLE_EQ(ratio->median, (1.10 + 1.11) / 2);
+  // P(B <= 5) = 0.0207 <= 2.5% < P(B <= 6) for B ~ binomial(20, 1/2): the
+  // 6th and 15th order statistics.
+  EXPECT_DOUBLE_EQ(ratio->low, 1.06);
+  EXPECT_DOUBLE_EQ(ratio->high, 1.15);
+  EXPECT_DOUBLE_EQ(ratio->pValue, 2.0 / std::ldexp(1.0, 20));
+  EXPECT_NEAR(ratio->halfWidthPercent(), 0.045 / 1.105 * 100, 1e-9);
+}
+
+TEST(ComparePaired, RoundsCancelDrift) {
+  // The host slows down 3x half way through; B is 2% slower in every round.
+  std::vector<double> a, b;
+  for (int round = 0; round < 40; ++round) {
+    double drift = round < 20 ? 1 : 3;
+    double jitter = 1 + 0.001 * (round % 7);
+    a.push_back(drift * jitter);
+    b.push_back(drift * jitter * 1.02);
+  }
+  std::optional<PairedRatio> ratio = comparePaired(a, b);
+  ASSERT_TRUE(ratio);
+  EXPECT_NEAR(ratio->median, 1.02, 1e-12);
+  EXPECT_NEAR(ratio->low, 1.02, 1e-12);
+  EXPECT_LT(ratio->pValue, 1e-6);
+}
+
+TEST(ComparePaired, RefusesWhatHasNoInterval) {
+  EXPECT_FALSE(comparePaired({1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}));
+  EXPECT_FALSE(comparePaired({1, 1, 1, 1, 1, 1}, {1, 1, 1, 1, 1}));
+  EXPECT_FALSE(comparePaired({1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 1}));
+}
+
+/// A fake root holding the files readHostConditions reads.
+class HostConditionsTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_FALSE(llvm::sys::fs::createUniqueDirectory("host", root));
+  }
+  void TearDown() override { llvm::sys::fs::remove_directories(root); }
+  void write(llvm::StringRef relative, llvm::StringRef text) {
+    llvm::SmallString<128> path(root);
+    llvm::sys::path::append(path, relative);
+    ASSERT_FALSE(
+        llvm::sys::fs::create_directories(llvm::sys::path::parent_path(path)));
+    std::error_code ec;
+    llvm::raw_fd_ostream(path, ec) << text;
+    ASSERT_FALSE(ec);
+  }
+  llvm::SmallString<128> root;
+};
+
+TEST_F(HostConditionsTest, ReadsProcAndCpufreq) {
+  write("proc/loadavg", "2.50 1.00 0.50 3/200 1234\n");
+  write("proc/stat", "cpu  1 2 3\nprocs_running 3\nprocs_blocked 0\n");
+  write("sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+  write("sys/devices/system/cpu/cpu1/cpufreq/scaling_cur_freq", "2100000\n");
+  write("sys/devices/system/cpu/cpu1/thermal_throttle/core_throttle_count",
+        "7\n");
+  HostConditions conditions = readHostConditions(1, root);
+  EXPECT_EQ(conditions.loadAverage, 2.5);
+  EXPECT_EQ(conditions.otherRunnableTasks, 2);
+  EXPECT_EQ(conditions.governor, "powersave");
+  EXPECT_EQ(conditions.frequencyMhz, 2100.0);
+  EXPECT_EQ(conditions.throttleCount, 7);
+}
+
+TEST_F(HostConditionsTest, FallsBackToCpuinfoAndLeavesTheRestUnknown) {
+  write("proc/cpuinfo", "processor\t: 0\ncpu MHz\t\t: 1000.5\n\n"
+                        "processor\t: 1\ncpu MHz\t\t: 2445.424\n\n");
+  HostConditions conditions = readHostConditions(1, root);
+  EXPECT_EQ(conditions.frequencyMhz, 2445.424);
+  EXPECT_FALSE(conditions.loadAverage);
+  EXPECT_FALSE(conditions.otherRunnableTasks);
+  EXPECT_FALSE(conditions.governor);
+  EXPECT_FALSE(conditions.throttleCount);
+}
+
+TEST(CheckHostLoad, RefusesABusyHostOnly) {
+  HostConditions busy;
+  busy.loadAverage = 3.25;
+  llvm::Error error = checkHostLoad(busy, 1.5);
+  ASSERT_TRUE(bool(error));
+  EXPECT_EQ(llvm::toString(std::move(error)),
+            "the host is busy: load average 3.25 exceeds the maximum of 1.50 "
+            "(max_load); measure on a quieter host or raise the limit");
+  EXPECT_FALSE(bool(checkHostLoad(busy, 4)));
+  EXPECT_FALSE(bool(checkHostLoad(busy, -1)));
+  EXPECT_FALSE(bool(checkHostLoad(HostConditions{}, 0)));
+}
+
+ComparedVariant measured(const char *name, double median, double low,
+                         double high, double p) {
+  ComparedVariant variant;
+  variant.name = name;
+  variant.ratio = PairedRatio{40, median, low, high, p};
+  return variant;
+}
+
+TEST(Verdict, IdenticalNoiseAndSignificance) {
+  ComparedVariant identical;
+  identical.identicalTo = "a";
+  EXPECT_EQ(verdict(identical, std::nullopt), "identical");
+  EXPECT_EQ(verdict(ComparedVariant{}, std::nullopt), "baseline");
+  EXPECT_EQ(verdict(measured("b", 0.9, 0.88, 0.92, 1e-5), std::nullopt),
+            "faster");
+  EXPECT_EQ(verdict(measured("b", 1.1, 1.08, 1.12, 1e-5), std::nullopt),
+            "slower");
+  EXPECT_EQ(verdict(measured("b", 1.01, 0.99, 1.03, 0.2), std::nullopt),
+            "no significant difference");
+  // An A/A interval reaching 3% away from 1 swallows a 2% difference...
+  PairedRatio floor{40, 1.0, 0.97, 1.01, 0.5};
+  EXPECT_EQ(verdict(measured("b", 1.02, 1.015, 1.025, 1e-5), floor),
+            "within noise");
+  EXPECT_EQ(verdict(measured("b", 1.05, 1.04, 1.06, 1e-5), floor), "slower");
+  // ...but not the A/A copy's own verdict.
+  EXPECT_EQ(verdict(measured("a (A/A)", 1.02, 1.015, 1.025, 1e-5), floor),
+            "slower");
+}
+
+} // namespace

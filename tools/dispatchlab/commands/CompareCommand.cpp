@@ -1,0 +1,193 @@
+//===- CompareCommand.cpp - `dispatchlab compare` -------------------------===//
+
+#include "tools/dispatchlab/commands/CompareCommand.h"
+
+#include "tools/dispatchlab/commands/ImportCommand.h"
+
+#include "core/runtime/ComparisonReportFormat.h"
+
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/Process.h"
+#include "llvm/Support/WithColor.h"
+
+namespace cl = llvm::cl;
+
+namespace dispatchlab {
+
+cl::SubCommand &getCompareSubcommand() {
+  static cl::SubCommand command(
+      "compare", "Time variants of one model against each other in "
+                 "interleaved rounds and report paired ratios to the first");
+  return command;
+}
+
+namespace {
+constexpr const char *kCommand = "dispatchlab compare";
+
+cl::OptionCategory compareCategory("Comparing");
+
+cl::opt<std::string> modelPath(cl::Positional,
+                               cl::desc("MODEL.mlir|MODEL.onnx"), cl::Required,
+                               cl::sub(getCompareSubcommand()));
+cl::list<std::string> variantFlags(
+    "variant",
+    cl::desc("A variant: a preset, or NAME=PRESET[,KNOB=VALUE...]; the first "
+             "is the baseline"),
+    cl::value_desc("NAME=PRESET,KNOB=VALUE"), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
+cl::opt<bool> selfCheck(
+    "aa",
+    cl::desc("Also time the baseline against a second copy of itself: the "
+             "host's noise floor, and 'within noise' verdicts"),
+    cl::init(false), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+cl::opt<unsigned> minRounds("min-rounds",
+                            cl::desc("Rounds before the first stop (>= 6)"),
+                            cl::init(20), cl::cat(compareCategory),
+                            cl::sub(getCompareSubcommand()));
+cl::opt<unsigned> maxRounds("max-rounds", cl::desc("Rounds at most"),
+                            cl::init(5000), cl::cat(compareCategory),
+                            cl::sub(getCompareSubcommand()));
+cl::opt<double> targetCiPercent(
+    "target-ci-percent",
+    cl::desc("Stop once every ratio's 95% interval is within +-this percent"),
+    cl::init(1.0), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+cl::opt<double> budgetSeconds("budget-seconds",
+                              cl::desc("Stop adding rounds after this long"),
+                              cl::init(10.0), cl::cat(compareCategory),
+                              cl::sub(getCompareSubcommand()));
+cl::opt<uint64_t> orderSeed("order-seed",
+                            cl::desc("Seed of each round's shuffled order"),
+                            cl::init(1), cl::cat(compareCategory),
+                            cl::sub(getCompareSubcommand()));
+cl::opt<double>
+    maxLoad("max-load",
+            cl::desc("Refuse to measure above this one-minute load average "
+                     "(negative: no limit)"),
+            cl::init(-1.0), cl::cat(compareCategory),
+            cl::sub(getCompareSubcommand()));
+cl::opt<double>
+    warmupSeconds("warmup-seconds",
+                  cl::desc("Untimed calls of each variant before the rounds"),
+                  cl::init(0.1), cl::cat(compareCategory),
+                  cl::sub(getCompareSubcommand()));
+cl::opt<unsigned> threads("threads", cl::desc("Threads of each dispatch"),
+                          cl::init(1), cl::cat(compareCategory),
+                          cl::sub(getCompareSubcommand()));
+cl::opt<uint64_t> seed("seed", cl::desc("Seed of the pseudo-random inputs"),
+                       cl::init(0), cl::cat(compareCategory),
+                       cl::sub(getCompareSubcommand()));
+cl::opt<std::string>
+    parameterMode("parameters",
+                  cl::desc("Weights of an ONNX model: model or random"),
+                  cl::init("model"), cl::cat(compareCategory),
+                  cl::sub(getCompareSubcommand()));
+cl::opt<std::string>
+    emitKind("emit",
+             cl::desc("json (one object) or table (default on a terminal)"),
+             cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+
+llvm::raw_ostream &error() {
+  return llvm::WithColor::error(llvm::errs(), kCommand);
+}
+
+/// NAME=PRESET[,KNOB=VALUE...], or a bare preset naming itself.
+llvm::Expected<ComparedVariantOptions> parseVariant(llvm::StringRef text) {
+  llvm::SmallVector<llvm::StringRef> parts;
+  text.split(parts, ',');
+  auto [name, preset] = parts.front().split('=');
+  if (!parts.front().contains('='))
+    preset = name;
+  std::vector<std::pair<std::string, std::string>> overrides;
+  for (llvm::StringRef part : llvm::drop_begin(parts)) {
+    auto [key, value] = part.split('=');
+    overrides.emplace_back(key.trim().str(), value.trim().str());
+  }
+  llvm::Expected<HeuristicOptions> options =
+      HeuristicOptions::resolve(preset.trim(), overrides);
+  if (!options)
+    return llvm::createStringError("--variant '" + text.str() +
+                                   "': " + llvm::toString(options.takeError()));
+  return ComparedVariantOptions{name.trim().str(), std::move(*options)};
+}
+
+/// The options of every flag; nothing after saying why.
+std::optional<CompareOptions> readOptions() {
+  CompareOptions options;
+  for (const std::string &flag : variantFlags) {
+    llvm::Expected<ComparedVariantOptions> variant = parseVariant(flag);
+    if (!variant) {
+      error() << llvm::toString(variant.takeError()) << "\n";
+      return std::nullopt;
+    }
+    for (const ComparedVariantOptions &earlier : options.variants)
+      if (earlier.name == variant->name) {
+        error() << "two variants are named '" << variant->name << "'\n";
+        return std::nullopt;
+      }
+    options.variants.push_back(std::move(*variant));
+  }
+  if (options.variants.size() + selfCheck < 2) {
+    error() << "nothing to compare: give two --variant flags, or one and "
+               "--aa\n";
+    return std::nullopt;
+  }
+  if (minRounds < 6 || maxRounds < minRounds || threads == 0 ||
+      !(targetCiPercent > 0) || !(budgetSeconds >= 0) ||
+      !(warmupSeconds >= 0) ||
+      (parameterMode != "model" && parameterMode != "random")) {
+    error() << "--min-rounds must be at least 6 and at most --max-rounds, "
+               "--threads at least 1, --target-ci-percent positive, "
+               "--budget-seconds and --warmup-seconds not negative, "
+               "--parameters model or random\n";
+    return std::nullopt;
+  }
+  options.selfCheck = selfCheck;
+  options.minRounds = minRounds;
+  options.maxRounds = maxRounds;
+  options.targetCiPercent = targetCiPercent;
+  options.budgetSeconds = budgetSeconds;
+  options.orderSeed = orderSeed;
+  options.maxLoad = maxLoad;
+  return options;
+}
+} // namespace
+
+int runCompareCommand() {
+  std::optional<CompareOptions> options = readOptions();
+  if (!options)
+    return 2;
+  mlir::FailureOr<OnnxImportOptions> import = getImportOptions(kCommand);
+  if (mlir::failed(import))
+    return 2;
+  std::string kind = emitKind;
+  if (kind.empty())
+    kind = llvm::sys::Process::StandardOutIsDisplayed() ? "table" : "json";
+  if (kind != "json" && kind != "table") {
+    error() << "unknown --emit kind '" << kind
+            << "' (expected json or table)\n";
+    return 2;
+  }
+  RunOptions &run = options->run;
+  run.modelPath = modelPath;
+  run.import = std::move(*import);
+  run.codegen = CodegenOptions{CodegenMode::Tiled, threads};
+  run.modelWeights = parameterMode == "model";
+  run.seed = seed;
+  run.warmupSeconds = warmupSeconds;
+
+  llvm::Expected<ComparisonReport> report = compareVariants(*options);
+  if (!report) {
+    std::string message = llvm::toString(report.takeError());
+    if (!message.empty())
+      error() << modelPath << ": " << message << "\n";
+    return 1;
+  }
+  if (kind == "table")
+    printTable(*options, *report, llvm::outs());
+  else
+    llvm::outs() << llvm::formatv("{0:2}", toJson(*options, *report)) << "\n";
+  return 0;
+}
+
+} // namespace dispatchlab
