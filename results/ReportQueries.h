@@ -12,7 +12,7 @@
 
 #include "results/Metrics.h"
 #include "results/ResultStore.h"
-#include "results/Statistics.h"
+#include "core/support/Statistics.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"

@@ -14,7 +14,7 @@ import sys
 ALLOWED = {
     "core/support": [],
     "proto": [],
-    "results": ["proto"],
+    "results": ["proto", "core/support"],
     "heuristics/options": [],
     "compat": [],
     "heuristics": ["heuristics/options", "compat"],

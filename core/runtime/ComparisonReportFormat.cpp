@@ -81,8 +81,9 @@ llvm::json::Value toJson(const CompareOptions &options,
     variants.push_back(toJson(variant, floor));
   return llvm::json::Object{
       {"model", options.run.modelPath},
-      {"method", "paired rounds, shuffled order; Wilcoxon signed-rank on "
-                 "log ratios; sign-test interval of the median ratio"},
+      {"schedule", stringify(options.schedule)},
+      {"injected_drift", options.injectDrift},
+      {"method", methodOf(options.schedule)},
       {"rounds", report.rounds},
       {"calls_per_sample", int64_t(report.callsPerSample)},
       {"stopped_by", stringify(report.stop)},
@@ -112,6 +113,7 @@ void printTable(const CompareOptions &options, const ComparisonReport &report,
                                  [](int cpu) { return std::to_string(cpu); }),
                  ","),
       report.callsPerSample);
+  os << "method: " << methodOf(options.schedule) << "\n";
   os << "host before: " << describe(report.before) << "\n";
   os << "host after:  " << describe(report.after) << "\n";
   os << llvm::formatv(

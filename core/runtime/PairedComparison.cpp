@@ -4,15 +4,18 @@
 
 #include "core/support/HostMemory.h"
 #include "core/support/HostPinning.h"
+#include "core/support/Statistics.h"
 #include "core/support/Timing.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <thread>
 
 namespace dispatchlab {
 
@@ -30,6 +33,10 @@ constexpr unsigned kRoundsBetweenChecks = 10;
 constexpr llvm::StringLiteral kSelfCheckSuffix = " (A/A)";
 
 constexpr double kMinSampleSeconds = 20e-6;
+
+/// The unpaired interval sorts every pair of samples: bounded so that it
+/// stays a few megabytes.
+constexpr unsigned kMostSequentialSamples = 1000;
 
 std::string identityOf(const CompileStats &stats) {
   std::string identity = llvm::formatv("{0} dispatches, {1} transient bytes;",
@@ -125,21 +132,109 @@ bool updateRatios(std::vector<ComparedVariant> &variants,
   return narrow;
 }
 
+/// CPU-bound threads sharing the measured CPUs from start() until they are
+/// destroyed: drift injected on purpose (CompareOptions::injectDrift).
+/// Several of them, so that the measured thread's share of its CPU drops
+/// severalfold even on a host whose other load already takes part of it.
+class Competitor {
+public:
+  Competitor(bool enabled, std::vector<int> cpus)
+      : enabled(enabled), cpus(std::move(cpus)) {}
+  Competitor(const Competitor &) = delete;
+  ~Competitor() {
+    done = true;
+    for (std::thread &thread : threads)
+      thread.join();
+  }
+  void start() {
+    if (!enabled || !threads.empty())
+      return;
+    for (int i = 0; i < kCompetitorThreads; ++i)
+      threads.emplace_back([this] {
+        // Unpinned, it would run on another core and inject nothing.
+        if (llvm::Error error = pinToCpus(cpus, /*wholeProcess=*/false))
+          llvm::consumeError(std::move(error));
+        volatile uint64_t spins = 0;
+        while (!done.load(std::memory_order_relaxed))
+          spins = spins + 1;
+      });
+  }
+
+private:
+  static constexpr int kCompetitorThreads = 3;
+  bool enabled;
+  std::vector<int> cpus;
+  std::atomic<bool> done = false;
+  std::vector<std::thread> threads;
+};
+
+/// One sample of a variant: the mean of `calls` consecutive calls.
+double timeSample(PreparedCall &call, unsigned calls) {
+  auto start = std::chrono::steady_clock::now();
+  for (unsigned i = 0; i < calls; ++i)
+    call();
+  return secondsSince(start) / calls;
+}
+
+/// The unpaired comparison separate jobs get: ratio of medians, the
+/// interval inverting the U test, and its p-value.
+std::optional<PairedRatio> compareUnpaired(llvm::ArrayRef<double> baseline,
+                                           llvm::ArrayRef<double> variant) {
+  std::optional<Interval> interval =
+      ratioConfidenceInterval(baseline, variant);
+  std::optional<UTestResult> test = mannWhitneyU(baseline, variant);
+  std::optional<double> a = median(baseline), b = median(variant);
+  if (!interval || !test || !a || !b || !(*a > 0))
+    return std::nullopt;
+  return PairedRatio{int64_t(variant.size()), *b / *a, interval->low,
+                     interval->high, test->pValue};
+}
+
+/// Each variant timed alone, one after the other, as separate RUN jobs
+/// are: what the paired rounds are compared against.
+void measureSequentially(const CompareOptions &options,
+                         std::vector<Contender> &contenders,
+                         ComparisonReport &report,
+                         llvm::ArrayRef<size_t> timed) {
+  double share = options.budgetSeconds / double(timed.size());
+  unsigned most = std::min(options.maxRounds, kMostSequentialSamples);
+  auto start = std::chrono::steady_clock::now();
+  report.stop = RoundsStop::MaxRounds;
+  Competitor competitor(options.injectDrift, report.pinnedCpus);
+  for (size_t index : timed) {
+    if (index == timed[timed.size() / 2])
+      competitor.start();
+    std::vector<double> &samples = report.variants[index].samplesSeconds;
+    auto blockStart = std::chrono::steady_clock::now();
+    while (samples.size() < most &&
+           (samples.size() < options.minRounds ||
+            secondsSince(blockStart) < share))
+      samples.push_back(
+          timeSample(*contenders[index].call, report.callsPerSample));
+    if (samples.size() < most)
+      report.stop = RoundsStop::Budget;
+  }
+  report.rounds = int64_t(report.variants.front().samplesSeconds.size());
+  report.roundsSeconds = secondsSince(start);
+  for (size_t index : llvm::drop_begin(timed))
+    report.variants[index].ratio =
+        compareUnpaired(report.variants.front().samplesSeconds,
+                        report.variants[index].samplesSeconds);
+}
+
 /// Calls the timed variants round after round until a stop applies.
 void measureRounds(const CompareOptions &options,
                    std::vector<Contender> &contenders, ComparisonReport &report,
                    llvm::ArrayRef<size_t> timed) {
   std::mt19937_64 engine(options.orderSeed);
   auto start = std::chrono::steady_clock::now();
+  Competitor competitor(options.injectDrift, report.pinnedCpus);
   for (unsigned round = 1;; ++round) {
-    for (size_t index : roundOrder(timed, engine)) {
-      PreparedCall &call = *contenders[index].call;
-      auto callStart = std::chrono::steady_clock::now();
-      for (unsigned i = 0; i < report.callsPerSample; ++i)
-        call();
-      report.variants[index].samplesSeconds.push_back(secondsSince(callStart) /
-                                                      report.callsPerSample);
-    }
+    if (round > options.minRounds / 2)
+      competitor.start();
+    for (size_t index : roundOrder(timed, engine))
+      report.variants[index].samplesSeconds.push_back(
+          timeSample(*contenders[index].call, report.callsPerSample));
     report.rounds = round;
     report.roundsSeconds = secondsSince(start);
     bool look = round >= options.minRounds && round % kRoundsBetweenChecks == 0;
@@ -211,7 +306,10 @@ llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
           warmUp(contenders, report.variants, options.run.warmupSeconds))
     return std::move(error);
   report.callsPerSample = chooseCallsPerSample(contenders, timed);
-  measureRounds(options, contenders, report, timed);
+  if (options.schedule == Schedule::Sequential)
+    measureSequentially(options, contenders, report, timed);
+  else
+    measureRounds(options, contenders, report, timed);
   report.after = readHostConditions(cpu);
   const std::vector<HostArray> &baseline = contenders.front().report.outputs;
   for (size_t index : timed) {
@@ -223,6 +321,18 @@ llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
   return report;
 }
 } // namespace
+
+llvm::StringRef stringify(Schedule schedule) {
+  return schedule == Schedule::Interleaved ? "interleaved" : "sequential";
+}
+
+llvm::StringRef methodOf(Schedule schedule) {
+  return schedule == Schedule::Interleaved
+             ? "paired rounds in shuffled order: Wilcoxon signed-rank test "
+               "on the log ratios, sign-test interval of the median ratio"
+             : "each variant timed alone, one after the other: Mann-Whitney "
+               "U test, the interval inverting it, ratio of medians";
+}
 
 llvm::StringRef stringify(RoundsStop stop) {
   switch (stop) {

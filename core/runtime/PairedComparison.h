@@ -30,6 +30,15 @@ struct ComparedVariantOptions {
   HeuristicOptions heuristics;
 };
 
+/// How the variants' calls are ordered: in rounds, each round calling every
+/// variant once (the comparison), or each variant's samples in one block
+/// after the other's, as separate RUN jobs measure them (what it is tested
+/// against).
+enum class Schedule { Interleaved, Sequential };
+llvm::StringRef stringify(Schedule schedule);
+/// The statistics a schedule's ratios come from, in words.
+llvm::StringRef methodOf(Schedule schedule);
+
 struct CompareOptions {
   /// Model, inputs, weights, codegen and warm-up; its heuristics are unused.
   RunOptions run;
@@ -37,6 +46,11 @@ struct CompareOptions {
   std::vector<ComparedVariantOptions> variants;
   /// Also time the baseline against itself (a variant named "NAME (A/A)").
   bool selfCheck = false;
+  Schedule schedule = Schedule::Interleaved;
+  /// Start CPU-bound threads on the measured CPUs half way through: after
+  /// minRounds / 2 rounds, or before the second half of the sequential
+  /// blocks. What the schedules are tested with.
+  bool injectDrift = false;
   unsigned minRounds = 20;
   unsigned maxRounds = 5000;
   /// Stop once every interval's half-width is at most this, in percent.

@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "results/Statistics.h"
+#include "core/support/Statistics.h"
 
 #include <gtest/gtest.h>
 

@@ -30,3 +30,16 @@ if mode == "aa":
     floor = report["noise_floor"]
     aa = report["variants"][1]["ratio"]
     print("noise floor = the A/A ratio" if floor == aa else f"floor {floor}")
+if mode.startswith("drift"):
+    # The A/A copy's ratio under drift injected half way through.
+    ratio = report["variants"][1]["ratio"]
+    verdict = report["variants"][1]["verdict"]
+    if mode == "drift-sequential":
+        print(f"separate blocks: {verdict}"
+              + (" by at least 5%" if ratio["median"] >= 1.05 else ""))
+    else:
+        # Not significant at 0.1%: at the report's 5% a test of identical
+        # code is a false alarm one run in twenty, drift or not.
+        quiet = ratio["p_value"] >= 0.001 and abs(ratio["median"] - 1) < 0.1
+        print("paired rounds: " + ("no difference" if quiet else
+                                   f"a difference {ratio} ({verdict})"))

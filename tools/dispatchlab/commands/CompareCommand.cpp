@@ -41,6 +41,22 @@ cl::opt<bool> selfCheck(
     cl::desc("Also time the baseline against a second copy of itself: the "
              "host's noise floor, and 'within noise' verdicts"),
     cl::init(false), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+cl::opt<Schedule> schedule(
+    "schedule", cl::desc("How the variants' calls are ordered"),
+    cl::values(clEnumValN(Schedule::Interleaved, "interleaved",
+                          "in rounds calling every variant once, in a "
+                          "shuffled order: paired ratios (default)"),
+               clEnumValN(Schedule::Sequential, "sequential",
+                          "each variant's samples after the other's, as "
+                          "separate RUN jobs: unpaired statistics")),
+    cl::init(Schedule::Interleaved), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
+cl::opt<bool> injectDrift(
+    "inject-drift",
+    cl::desc("Start CPU-bound threads on the measured CPU half way through "
+             "(after --min-rounds/2 rounds, or before the second half of the "
+             "sequential blocks): shows what drift does to each schedule"),
+    cl::init(false), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
 cl::opt<unsigned> minRounds("min-rounds",
                             cl::desc("Rounds before the first stop (>= 6)"),
                             cl::init(20), cl::cat(compareCategory),
@@ -143,6 +159,8 @@ std::optional<CompareOptions> readOptions() {
     return std::nullopt;
   }
   options.selfCheck = selfCheck;
+  options.schedule = schedule;
+  options.injectDrift = injectDrift;
   options.minRounds = minRounds;
   options.maxRounds = maxRounds;
   options.targetCiPercent = targetCiPercent;

@@ -38,8 +38,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISPATCHLAB_RESULTS_STATISTICS_H
-#define DISPATCHLAB_RESULTS_STATISTICS_H
+#ifndef DISPATCHLAB_CORE_SUPPORT_STATISTICS_H
+#define DISPATCHLAB_CORE_SUPPORT_STATISTICS_H
 
 #include "llvm/ADT/ArrayRef.h"
 
@@ -98,4 +98,4 @@ std::optional<double> median(llvm::ArrayRef<double> values);
 
 } // namespace dispatchlab
 
-#endif // DISPATCHLAB_RESULTS_STATISTICS_H
+#endif // DISPATCHLAB_CORE_SUPPORT_STATISTICS_H

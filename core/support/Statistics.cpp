@@ -1,6 +1,6 @@
 //===- Statistics.cpp - comparing two sets of latency samples -------------===//
 
-#include "results/Statistics.h"
+#include "core/support/Statistics.h"
 
 #include "llvm/ADT/STLExtras.h"
 
