@@ -33,12 +33,13 @@ llvm::json::Value toJson(const PairedRatio &ratio) {
 }
 
 llvm::json::Value toJson(const ComparedVariant &variant,
-                         const std::optional<PairedRatio> &floor) {
+                         const std::optional<PairedRatio> &floor,
+                         double minEffect) {
   llvm::json::Object object{{"name", variant.name},
                             {"options", variant.options},
                             {"dispatches", variant.dispatches},
                             {"identical_to", optionalJson(variant.identicalTo)},
-                            {"verdict", verdict(variant, floor)},
+                            {"verdict", verdict(variant, floor, minEffect)},
                             {"samples_seconds", variant.samplesSeconds},
                             {"median_ms", variant.stats.medianMs},
                             {"cv", variant.stats.cv},
@@ -78,7 +79,7 @@ llvm::json::Value toJson(const CompareOptions &options,
   std::optional<PairedRatio> floor = noiseFloor(report);
   llvm::json::Array variants;
   for (const ComparedVariant &variant : report.variants)
-    variants.push_back(toJson(variant, floor));
+    variants.push_back(toJson(variant, floor, options.minEffect));
   return llvm::json::Object{
       {"model", options.run.modelPath},
       {"schedule", stringify(options.schedule)},
@@ -90,6 +91,7 @@ llvm::json::Value toJson(const CompareOptions &options,
       {"rounds_seconds", report.roundsSeconds},
       {"order_seed", int64_t(report.orderSeed)},
       {"target_ci_percent", options.targetCiPercent},
+      {"min_effect_percent", options.minEffect * 100},
       {"budget_seconds", options.budgetSeconds},
       {"threads", int64_t(options.run.codegen.threads)},
       {"pinned_cpus", report.pinnedCpus},
@@ -129,7 +131,7 @@ void printTable(const CompareOptions &options, const ComparisonReport &report,
         variant.identicalTo
             ? "-"
             : llvm::formatv("{0:F1}%", variant.stats.cv * 100).str();
-    std::string verdictText = verdict(variant, floor).str();
+    std::string verdictText = verdict(variant, floor, options.minEffect).str();
     if (variant.identicalTo)
       verdictText += " to " + *variant.identicalTo;
     os << llvm::formatv("{0,-24} {1,10} {2,12} {3,7}  {4} {5}\n", variant.name,

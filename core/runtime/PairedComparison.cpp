@@ -180,8 +180,7 @@ double timeSample(PreparedCall &call, unsigned calls) {
 /// interval inverting the U test, and its p-value.
 std::optional<PairedRatio> compareUnpaired(llvm::ArrayRef<double> baseline,
                                            llvm::ArrayRef<double> variant) {
-  std::optional<Interval> interval =
-      ratioConfidenceInterval(baseline, variant);
+  std::optional<Interval> interval = ratioConfidenceInterval(baseline, variant);
   std::optional<UTestResult> test = mannWhitneyU(baseline, variant);
   std::optional<double> a = median(baseline), b = median(variant);
   if (!interval || !test || !a || !b || !(*a > 0))
@@ -206,9 +205,8 @@ void measureSequentially(const CompareOptions &options,
       competitor.start();
     std::vector<double> &samples = report.variants[index].samplesSeconds;
     auto blockStart = std::chrono::steady_clock::now();
-    while (samples.size() < most &&
-           (samples.size() < options.minRounds ||
-            secondsSince(blockStart) < share))
+    while (samples.size() < most && (samples.size() < options.minRounds ||
+                                     secondsSince(blockStart) < share))
       samples.push_back(
           timeSample(*contenders[index].call, report.callsPerSample));
     if (samples.size() < most)
@@ -358,20 +356,22 @@ std::optional<PairedRatio> noiseFloor(const ComparisonReport &report) {
 }
 
 llvm::StringRef verdict(const ComparedVariant &variant,
-                        const std::optional<PairedRatio> &floor) {
+                        const std::optional<PairedRatio> &floor,
+                        double minEffect) {
   if (variant.identicalTo)
     return "identical";
   if (!variant.ratio)
     return "baseline";
   const PairedRatio &ratio = *variant.ratio;
-  if (floor && !isSelfCheck(variant)) {
-    double reach =
-        std::max(std::fabs(floor->low - 1), std::fabs(floor->high - 1));
-    if (std::fabs(ratio.median - 1) <= reach)
-      return "within noise";
-  }
-  if (ratio.pValue < 0.05 && (ratio.high < 1 || ratio.low > 1))
+  double band = minEffect;
+  if (floor && !isSelfCheck(variant))
+    band =
+        std::max({band, std::fabs(floor->low - 1), std::fabs(floor->high - 1)});
+  bool beyond = ratio.high < 1 - band || ratio.low > 1 + band;
+  if (ratio.pValue < 0.05 && beyond)
     return ratio.median < 1 ? "faster" : "slower";
+  if (std::fabs(ratio.median - 1) <= band)
+    return "within noise";
   return "no significant difference";
 }
 

@@ -58,6 +58,8 @@ struct CompareOptions {
   /// Stop adding rounds after this many seconds of rounds.
   double budgetSeconds = 10;
   uint64_t orderSeed = 1;
+  /// Differences smaller than this fraction are "within noise" (verdict).
+  double minEffect = 0.01;
   /// Refuse to measure above this one-minute load average (negative: never).
   double maxLoad = -1;
 };
@@ -110,13 +112,18 @@ bool isSelfCheck(const ComparedVariant &variant);
 /// The A/A variant's ratio when the report has one.
 std::optional<PairedRatio> noiseFloor(const ComparisonReport &report);
 
-/// "identical", "within noise" (|ratio - 1| inside the A/A interval's reach),
-/// "faster" or "slower" (p < 0.05 and the interval excludes 1), else
-/// "no significant difference"; "baseline" for the first variant. The A/A
-/// copy is judged without the floor it defines: "faster" or "slower" there
-/// says the host cannot resolve differences of that size.
+/// The verdict on `variant`'s ratio. A difference counts only beyond a
+/// band around 1: `minEffect` (a fraction; LNT, likewise, ignores changes
+/// under 1%), widened to the reach of the A/A interval `floor` when one was
+/// timed. "faster"/"slower": p < 0.05 and the whole interval beyond the
+/// band; "within noise": the median inside the band; else "no significant
+/// difference". "identical" for an untimed variant, "baseline" for the
+/// first. The A/A copy is judged by `minEffect` alone, not by the floor it
+/// defines: "faster" or "slower" there says the host cannot resolve
+/// differences of that size.
 llvm::StringRef verdict(const ComparedVariant &variant,
-                        const std::optional<PairedRatio> &floor);
+                        const std::optional<PairedRatio> &floor,
+                        double minEffect);
 
 } // namespace dispatchlab
 

@@ -151,21 +151,34 @@ ComparedVariant measured(const char *name, double median, double low,
 TEST(Verdict, IdenticalNoiseAndSignificance) {
   ComparedVariant identical;
   identical.identicalTo = "a";
-  EXPECT_EQ(verdict(identical, std::nullopt), "identical");
-  EXPECT_EQ(verdict(ComparedVariant{}, std::nullopt), "baseline");
-  EXPECT_EQ(verdict(measured("b", 0.9, 0.88, 0.92, 1e-5), std::nullopt),
+  EXPECT_EQ(verdict(identical, std::nullopt, 0.01), "identical");
+  EXPECT_EQ(verdict(ComparedVariant{}, std::nullopt, 0.01), "baseline");
+  EXPECT_EQ(verdict(measured("b", 0.9, 0.88, 0.92, 1e-5), std::nullopt, 0.01),
             "faster");
-  EXPECT_EQ(verdict(measured("b", 1.1, 1.08, 1.12, 1e-5), std::nullopt),
+  EXPECT_EQ(verdict(measured("b", 1.1, 1.08, 1.12, 1e-5), std::nullopt, 0.01),
             "slower");
-  EXPECT_EQ(verdict(measured("b", 1.01, 0.99, 1.03, 0.2), std::nullopt),
+  EXPECT_EQ(verdict(measured("b", 1.05, 0.99, 1.11, 0.2), std::nullopt, 0.01),
             "no significant difference");
-  // An A/A interval reaching 3% away from 1 swallows a 2% difference...
+  // A significant p alone is not enough: the interval must clear the band.
+  EXPECT_EQ(verdict(measured("b", 1.05, 1.005, 1.09, 0.01), std::nullopt, 0.01),
+            "no significant difference");
+  EXPECT_EQ(verdict(measured("b", 1.05, 1.005, 1.09, 0.01), std::nullopt, 0),
+            "slower");
+}
+
+TEST(Verdict, TheMinimumEffectAndTheNoiseFloorMakeTheBand) {
+  // 0.8% with a tight interval: real, but under the 1% minimum effect.
+  EXPECT_EQ(
+      verdict(measured("b", 1.008, 1.006, 1.01, 1e-5), std::nullopt, 0.01),
+      "within noise");
+  // An A/A interval reaching 3% from 1 widens the band to 3%...
   PairedRatio floor{40, 1.0, 0.97, 1.01, 0.5};
-  EXPECT_EQ(verdict(measured("b", 1.02, 1.015, 1.025, 1e-5), floor),
+  EXPECT_EQ(verdict(measured("b", 1.02, 1.015, 1.025, 1e-5), floor, 0.01),
             "within noise");
-  EXPECT_EQ(verdict(measured("b", 1.05, 1.04, 1.06, 1e-5), floor), "slower");
-  // ...but not the A/A copy's own verdict.
-  EXPECT_EQ(verdict(measured("a (A/A)", 1.02, 1.015, 1.025, 1e-5), floor),
+  EXPECT_EQ(verdict(measured("b", 1.05, 1.04, 1.06, 1e-5), floor, 0.01),
+            "slower");
+  // ...but not for the A/A copy itself, judged by the minimum effect.
+  EXPECT_EQ(verdict(measured("a (A/A)", 1.02, 1.015, 1.025, 1e-5), floor, 0.01),
             "slower");
 }
 

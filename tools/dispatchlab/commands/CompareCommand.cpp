@@ -72,6 +72,11 @@ cl::opt<double> budgetSeconds("budget-seconds",
                               cl::desc("Stop adding rounds after this long"),
                               cl::init(10.0), cl::cat(compareCategory),
                               cl::sub(getCompareSubcommand()));
+cl::opt<double> minEffectPercent(
+    "min-effect-percent",
+    cl::desc("Differences under this many percent are 'within noise' (the "
+             "A/A interval widens the band when --aa is given)"),
+    cl::init(1.0), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
 cl::opt<uint64_t> orderSeed("order-seed",
                             cl::desc("Seed of each round's shuffled order"),
                             cl::init(1), cl::cat(compareCategory),
@@ -150,11 +155,12 @@ std::optional<CompareOptions> readOptions() {
   }
   if (minRounds < 6 || maxRounds < minRounds || threads == 0 ||
       !(targetCiPercent > 0) || !(budgetSeconds >= 0) ||
-      !(warmupSeconds >= 0) ||
+      !(minEffectPercent >= 0) || !(warmupSeconds >= 0) ||
       (parameterMode != "model" && parameterMode != "random")) {
     error() << "--min-rounds must be at least 6 and at most --max-rounds, "
                "--threads at least 1, --target-ci-percent positive, "
-               "--budget-seconds and --warmup-seconds not negative, "
+               "--budget-seconds, --warmup-seconds and --min-effect-percent "
+               "not negative, "
                "--parameters model or random\n";
     return std::nullopt;
   }
@@ -166,6 +172,7 @@ std::optional<CompareOptions> readOptions() {
   options.targetCiPercent = targetCiPercent;
   options.budgetSeconds = budgetSeconds;
   options.orderSeed = orderSeed;
+  options.minEffect = minEffectPercent / 100;
   options.maxLoad = maxLoad;
   return options;
 }
