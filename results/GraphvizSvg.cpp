@@ -6,7 +6,6 @@
 #include "llvm/Support/FileUtilities.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/Regex.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -25,20 +24,43 @@ bool GraphvizSvg::available() {
   return program.has_value();
 }
 
+/// `svg` without comments, namespace attributes (they name URLs; inline SVG
+/// needs none) and ids (they would repeat across a page's graphs). One pass:
+/// a page may inline thousands of nodes.
+static std::string withoutCommentsAndIds(llvm::StringRef svg) {
+  std::string kept;
+  kept.reserve(svg.size());
+  while (!svg.empty()) {
+    if (svg.starts_with("<!--")) {
+      size_t end = svg.find("-->");
+      svg = end == llvm::StringRef::npos ? "" : svg.drop_front(end + 3);
+      if (svg.starts_with("\n"))
+        svg = svg.drop_front();
+      continue;
+    }
+    if (svg.starts_with(" id=\"") || svg.starts_with(" xmlns=\"") ||
+        svg.starts_with(" xmlns:")) {
+      size_t open = svg.find('"');
+      size_t close = svg.find('"', open + 1);
+      if (close != llvm::StringRef::npos) {
+        svg = svg.drop_front(close + 1);
+        continue;
+      }
+    }
+    kept += svg.front();
+    svg = svg.drop_front();
+  }
+  return kept;
+}
+
 std::optional<std::string> extractInlineSvg(llvm::StringRef svgDocument) {
   size_t begin = svgDocument.find("<svg");
   size_t end = svgDocument.rfind("</svg>");
   if (begin == llvm::StringRef::npos || end == llvm::StringRef::npos ||
       end < begin)
     return std::nullopt;
-  std::string svg =
-      svgDocument.slice(begin, end + llvm::StringRef("</svg>").size()).str();
-  // Namespaces name URLs; ids would repeat across a page's graphs, and the
-  // comments only repeat the titles.
-  llvm::Regex unwanted(" (xmlns(:[a-z]+)?|id)=\"[^\"]*\"|<!--[^>]*-->\n?");
-  while (unwanted.match(svg))
-    svg = unwanted.sub("", svg);
-  return svg;
+  return withoutCommentsAndIds(
+      svgDocument.slice(begin, end + llvm::StringRef("</svg>").size()));
 }
 
 std::optional<std::string> GraphvizSvg::render(llvm::StringRef graph) {

@@ -116,7 +116,8 @@ static void printHead(llvm::StringRef title, llvm::raw_ostream &os) {
         "white-space:pre-wrap;overflow-wrap:anywhere}\n"
         "table.options{margin-bottom:1.5em}\n"
         "details{margin:.3em 0}\n"
-        ".side-by-side{display:flex;gap:2em;align-items:flex-start}\n"
+        ".side-by-side{display:flex;gap:2em;align-items:flex-start;"
+        "overflow-x:auto}\n"
         "</style></head><body>\n<h1>"
      << title << "</h1>\n";
 }

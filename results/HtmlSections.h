@@ -25,7 +25,7 @@ namespace dispatchlab {
 /// all, is left out with a note saying so.
 class GraphDrawer {
 public:
-  static constexpr int kMaxDispatches = 150, kPageDispatches = 3000;
+  static constexpr int kMaxDispatches = 250, kPageDispatches = 3000;
 
   void print(const results::CompileStats &stats,
              llvm::ArrayRef<std::string> highlighted, llvm::raw_ostream &os);
