@@ -109,7 +109,7 @@ static void printHead(llvm::StringRef title, llvm::raw_ostream &os) {
         "th[data-dir=asc]::after{content:\" \\25B2\"}\n"
         "th[data-dir=desc]::after{content:\" \\25BC\"}\n"
         "table.groups td,table.moved td{text-align:left;vertical-align:top}\n"
-        "table.groups th,table.moved th{cursor:auto}\n"
+        "table.groups th,table.moved th,table.options th{cursor:auto}\n"
         ".differs{background:#ffd27f}\n"
         "dl.provenance dt{font-weight:bold}\n"
         "dl.provenance dd{margin:0 0 .5em 1.5em;font-family:monospace;"
