@@ -27,6 +27,11 @@ void GraphDrawer::print(const results::CompileStats &stats,
     return;
   drawn += dispatches;
   os << "<div class=\"graph\">" << *graph << "</div>\n";
+  if (llvm::none_of(stats.groups(), [](const results::DispatchGroup &group) {
+        return group.reads_size() || group.returns_size();
+      }))
+    os << "<p class=\"note\">no edges: this result was recorded before the "
+          "stats had them (`sweep --force` records it again)</p>\n";
 }
 
 const JobRecord *findJob(llvm::ArrayRef<JobRecord> jobs, llvm::StringRef model,
@@ -46,12 +51,15 @@ static void printGroupsTable(const results::CompileStats &stats,
     auto joined = [](const auto &names) {
       return htmlEscape(llvm::join(names.begin(), names.end(), " "));
     };
+    std::string root = group.root();
+    if (!group.root_op().empty())
+      root += " (" + group.root_op() + ")";
     os << "<tr><td>" << htmlEscape(group.name()) << "</td><td>"
-       << htmlEscape(group.kind()) << "</td><td>" << htmlEscape(group.root())
-       << " (" << htmlEscape(group.root_op()) << ")</td><td>"
-       << joined(group.members()) << "</td><td>" << joined(group.cloned())
-       << "</td><td>" << group.operands() << "</td><td>" << group.results()
-       << "</td><td>" << joined(group.reads()) << "</td></tr>\n";
+       << htmlEscape(group.kind()) << "</td><td>" << htmlEscape(root)
+       << "</td><td>" << joined(group.members()) << "</td><td>"
+       << joined(group.cloned()) << "</td><td>" << group.operands()
+       << "</td><td>" << group.results() << "</td><td>" << joined(group.reads())
+       << "</td></tr>\n";
   }
   os << "</tbody></table>\n";
 }

@@ -1,9 +1,14 @@
 //===- HtmlReportTest.cpp - the HTML report's comparisons and graphs ------===//
 
+#include "results/HtmlReport.h"
 #include "results/DispatchGraph.h"
 #include "results/GraphvizSvg.h"
 #include "results/ReportProvenance.h"
 #include "results/VariantComparison.h"
+
+#include "proto/ProtoJson.h"
+
+#include "llvm/Support/FormatVariadic.h"
 
 #include <gtest/gtest.h>
 
@@ -119,3 +124,52 @@ TEST(ReportProvenanceTest, DistinctCommitsAndOptions) {
             std::vector<std::string>{"c.mlir"});
 }
 } // namespace
+
+namespace {
+/// A done job whose stats have the groups of `stats`.
+JobRecord doneJob(std::string model, std::string variant,
+                  const results::CompileStats &stats, int64_t id) {
+  results::CompileStats record = stats;
+  record.set_dispatches(stats.groups_size());
+  JobRecord job{
+      std::move(model), std::move(variant), "done", "",
+      llvm::formatv("{0}", llvm::json::Value(protoToJson(record))).str()};
+  job.resultId = id;
+  return job;
+}
+
+std::string htmlPage(const std::vector<JobRecord> &jobs) {
+  PivotRequest request;
+  request.baseline = "o0";
+  Pivot pivot = llvm::cantFail(buildPivot({1, "s"}, jobs, request));
+  std::string page;
+  llvm::raw_string_ostream os(page);
+  printHtmlReport(pivot, HtmlReportInputs{nullptr, jobs}, os);
+  return page;
+}
+} // namespace
+
+// A result stored before the stats had edges still gets its groups and a
+// graph of its dispatches, with a note saying why it has no edges; the
+// comparison names the op that moved.
+TEST(HtmlReportTest, ResultsWithoutEdges) {
+  results::CompileStats fused = statsOf({{"f_dispatch_0", {"%mm", "%relu"}}});
+  results::CompileStats apart =
+      statsOf({{"f_dispatch_0", {"%mm"}}, {"f_dispatch_1", {"%relu"}}});
+  std::string page = htmlPage(
+      {doneJob("m.mlir", "o0", fused, 1), doneJob("m.mlir", "none", apart, 2)});
+  EXPECT_NE(page.find("<details class=\"result\" id=\"result-0-1\" "
+                      "data-row=\"m.mlir\" data-col=\"none\">"),
+            std::string::npos);
+  EXPECT_NE(page.find("<td>f_dispatch_1</td><td></td><td>%relu</td>"),
+            std::string::npos);
+  EXPECT_NE(page.find("no edges: this result was recorded before the stats "
+                      "had them"),
+            std::string::npos);
+  EXPECT_NE(page.find("m.mlir: o0 vs none: 1 of o0's and 2 of none's "
+                      "dispatches differ, 2 ops moved"),
+            std::string::npos);
+  EXPECT_NE(page.find("<tr class=\"differs\"><td>%relu</td><td>f_dispatch_0 "
+                      "(root %mm)</td><td>f_dispatch_1 (root %relu)</td>"),
+            std::string::npos);
+}
