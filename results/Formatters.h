@@ -63,12 +63,20 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
 /// 0.77]", "not significant" after it when the interval holds 1).
 TextGrid pivotGrid(const Pivot &pivot);
 
+/// "sweep NAME (#ID): METRIC relative to ...": what a pivot shows.
+std::string pivotCaption(const Pivot &pivot);
+
+/// `text` with HTML's special characters escaped.
+std::string htmlEscape(llvm::StringRef text);
+
 /// Table, Markdown and HTML are for people (formatted cells, units in the
 /// text); CSV and JSON are the typed exports of Exports.h. `dispatches`,
-/// the same sweep's dispatch counts, adds their chart to an HTML page
-/// (other formats ignore it).
+/// the same sweep's dispatch counts, adds their chart to an HTML page, and
+/// `jobs`, the pivot's jobs, its provenance, dispatch groups and graphs
+/// (other formats ignore both; see HtmlReport.h).
 void printPivot(const Pivot &pivot, OutputFormat format, llvm::raw_ostream &os,
-                const Pivot *dispatches = nullptr);
+                const Pivot *dispatches = nullptr,
+                llvm::ArrayRef<JobRecord> jobs = {});
 
 } // namespace dispatchlab
 

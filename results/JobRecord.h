@@ -28,6 +28,11 @@ struct JobRecord {
   std::string statsJson;
   std::optional<int64_t> resultId;
   double wallSeconds = 0;
+  /// What the job ran with: its preset and canonical option text, and the
+  /// provenance JSON of its result (or of its failure), empty if none.
+  std::string preset, options, provenanceJson;
+  /// When its result was recorded (unix seconds), 0 without one.
+  double createdAt = 0;
 
   /// The stored stats as their record, if the job has a result whose stats
   /// parse as one.

@@ -72,7 +72,10 @@ std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
 std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
   Statement &query = store.prepare(
       "SELECT j.model_name, j.variant, j.state, COALESCE(j.error, ''), "
-      "COALESCE(r.stats_json, ''), r.id, COALESCE(r.wall_seconds, 0) "
+      "COALESCE(r.stats_json, ''), r.id, COALESCE(r.wall_seconds, 0), "
+      "j.preset, j.options, "
+      "COALESCE(r.provenance_json, j.provenance_json, ''), "
+      "COALESCE(r.created_at, 0) "
       "FROM jobs j LEFT JOIN results r ON r.id = j.result_id "
       "WHERE j.sweep_id = ?1 ORDER BY j.id");
   query.bind(1, sweepId);
@@ -83,6 +86,10 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
     if (!query.isNull(5))
       job.resultId = query.getInt(5);
     job.wallSeconds = query.getDouble(6);
+    job.preset = query.getText(7);
+    job.options = query.getText(8);
+    job.provenanceJson = query.getText(9);
+    job.createdAt = query.getDouble(10);
     jobs.push_back(std::move(job));
   }
   query.reset();

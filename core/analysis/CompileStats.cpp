@@ -10,10 +10,13 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/xxhash.h"
+
+#include <set>
 
 using namespace mlir;
 
@@ -194,17 +197,69 @@ static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
   return group;
 }
 
+/// Dispatch regions by their position in the stats' groups.
+using RegionIndex = llvm::DenseMap<Operation *, size_t>;
+using NameSetVector = llvm::SetVector<std::string, std::vector<std::string>,
+                                      std::set<std::string>>;
+
+/// Adds what `value` reads to `reads` (see DispatchGroupStats::reads).
+static void collectReads(Value value, const CompileStats &stats,
+                         const RegionIndex &regions, OpNamer &namer,
+                         NameSetVector &reads, llvm::DenseSet<Value> &visited) {
+  value = stripViewOps(value);
+  if (!isa<RankedTensorType>(value.getType()) || !visited.insert(value).second)
+    return;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    reads.insert(("%arg" + Twine(arg.getArgNumber())).str());
+    return;
+  }
+  Operation *def = value.getDefiningOp();
+  if (auto it = regions.find(def); it != regions.end()) {
+    reads.insert(stats.groups[it->second].name);
+    return;
+  }
+  if (!isClonedIntoDispatch(def)) {
+    reads.insert(namer.getName(def));
+    return;
+  }
+  for (Value operand : def->getOperands())
+    collectReads(operand, stats, regions, namer, reads, visited);
+}
+
+/// Fills every group's `returns` from its function's return ops.
+static void addReturns(ModuleOp module, const RegionIndex &regions,
+                       CompileStats &stats) {
+  module.walk([&](FunctionOpInterface func) {
+    for (Block &block : func.getFunctionBody()) {
+      Operation *terminator = block.getTerminator();
+      if (!terminator || !terminator->hasTrait<OpTrait::ReturnLike>())
+        continue;
+      for (auto [index, operand] : llvm::enumerate(terminator->getOperands()))
+        if (auto it = regions.find(stripViewOps(operand).getDefiningOp());
+            it != regions.end())
+          stats.groups[it->second].returns.push_back(index);
+    }
+  });
+}
+
 CompileStats computeCompileStats(ModuleOp module) {
   CompileStats stats;
   OpNamer namer;
   llvm::StringSet<> executableBodies;
   // Dispatch results read by another dispatch, each counted once.
   llvm::SetVector<Value> transients;
+  RegionIndex regions;
 
   for (auto &[region, name] : getNamedDispatchRegions(module)) {
     SmallVector<Value> captured = getCapturedValues(region);
     DispatchGroupStats group = computeGroupStats(region, captured, namer);
     group.name = std::move(name);
+    NameSetVector reads;
+    llvm::DenseSet<Value> visited;
+    for (Value value : captured)
+      collectReads(value, stats, regions, namer, reads, visited);
+    group.reads = reads.takeVector();
+    regions[region] = stats.groups.size();
 
     std::string body = printOutlinedBody(region, captured);
     group.executableHash = llvm::utohexstr(llvm::xxh3_64bits(body),
@@ -229,6 +284,7 @@ CompileStats computeCompileStats(ModuleOp module) {
       ++stats.copies;
   });
 
+  addReturns(module, regions, stats);
   stats.dispatches = stats.groups.size();
   stats.executables = executableBodies.size();
   // getStaticByteSize is 0 for dynamic shapes, so those transients add 0.

@@ -45,6 +45,13 @@ struct DispatchGroupStats {
   unsigned numResults = 0;
   /// Hex xxh3 of the outlined body; equal hashes mean one executable.
   std::string executableHash;
+  /// The graph's edges into this dispatch, each named once in order of first
+  /// use: another dispatch's name, `%argN` for the function's N-th argument,
+  /// or the name of an op outside dispatches. Reshapes and cloned ops are
+  /// looked through to the tensors they read.
+  std::vector<std::string> reads;
+  /// Edges out: indices of the function results this dispatch produces.
+  std::vector<int64_t> returns;
 };
 
 struct CompileStats {

@@ -33,6 +33,10 @@ static void addGroup(const DispatchGroupStats &group,
   record.set_operands(group.numOperands);
   record.set_results(group.numResults);
   record.set_executable(group.executableHash);
+  for (const std::string &read : group.reads)
+    record.add_reads(read);
+  for (int64_t index : group.returns)
+    record.add_returns(index);
 }
 
 results::CompileStats toRecord(const CompileStats &stats) {

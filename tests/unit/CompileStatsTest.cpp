@@ -163,6 +163,28 @@ TEST_F(CompileStatsTest, TransientBytesOfAChain) {
   EXPECT_EQ(stats.groups[1].numOperands, 1u);
 }
 
+// The graph's edges: the matmul reads both arguments and is the first
+// result; the sum reads the matmul once (though it uses it twice) and is
+// the second result.
+TEST_F(CompileStatsTest, EdgesOfAChain) {
+  CompileStats stats = compute(kChain);
+  ASSERT_EQ(stats.groups.size(), 2u);
+  EXPECT_EQ(stats.groups[0].reads,
+            (std::vector<std::string>{"%arg0", "%arg1"}));
+  EXPECT_EQ(stats.groups[0].returns, std::vector<int64_t>{0});
+  EXPECT_EQ(stats.groups[1].reads,
+            std::vector<std::string>{"chain_dispatch_0"});
+  EXPECT_EQ(stats.groups[1].returns, std::vector<int64_t>{1});
+
+  llvm::json::Value json = toJson(stats);
+  const llvm::json::Array *groups = json.getAsObject()->getArray("groups");
+  ASSERT_TRUE(groups && groups->size() == 2);
+  const llvm::json::Object *second = (*groups)[1].getAsObject();
+  EXPECT_EQ(llvm::formatv("{0}", *second->get("reads")).str(),
+            "[\"chain_dispatch_0\"]");
+  EXPECT_EQ(llvm::formatv("{0}", *second->get("returns")).str(), "[1]");
+}
+
 // Generalized named ops keep their class: IREE generalizes every
 // convolution before formation, so the op name alone says "linalg.generic".
 const char *kGeneralizedConv = R"mlir(
@@ -406,7 +428,7 @@ TEST_F(CompileStatsTest, JsonHasEveryKey) {
   EXPECT_EQ(group->getInteger("operands"), 2);
   EXPECT_EQ(group->getInteger("results"), 1);
   EXPECT_EQ(group->getString("executable"), stats.groups[0].executableHash);
-  EXPECT_EQ(group->size(), 10u);
+  EXPECT_EQ(group->size(), 12u);
 }
 
 TEST_F(CompileStatsTest, DotHasAClusterPerDispatchAndBoldTransients) {

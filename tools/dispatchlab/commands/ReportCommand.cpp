@@ -101,7 +101,7 @@ int runReportCommand() {
     if (*output == OutputFormat::Html && *request.metric != Metric::byDefault())
       dispatches = llvm::cantFail(buildPivot(*found, jobs, PivotRequest{}));
     llvm::raw_string_ostream os(text);
-    printPivot(*pivot, *output, os, dispatches ? &*dispatches : nullptr);
+    printPivot(*pivot, *output, os, dispatches ? &*dispatches : nullptr, jobs);
   } catch (const std::exception &e) {
     error() << e.what() << "\n";
     return 1;
