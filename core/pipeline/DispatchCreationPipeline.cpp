@@ -61,6 +61,7 @@ void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createFuseMultiUseElementwiseProducerPass());
     addCleanup(pm);
   }
+  pm.addPass(createFormSplitReductionDispatchesPass());
   pm.addPass(createTransposeGenericOpsPass());
 }
 
