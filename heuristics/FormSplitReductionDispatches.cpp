@@ -13,7 +13,8 @@
 // extract_slice-of-broadcast folding and its pad-fusion option are not
 // reproduced. Tiling leaves the original op and the fused producers dead;
 // ours erases them (IREE leaves them to a later canonicalization, which our
-// formation stage does not run).
+// formation stage does not run), and drops the attribute from the tiled op so
+// that running the pass again splits nothing twice.
 //
 //===----------------------------------------------------------------------===//
 
