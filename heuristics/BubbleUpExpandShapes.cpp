@@ -58,9 +58,10 @@ struct BubbleUpExpandShapesPass
       // Named ops keep their shapes.
       if (isa<linalg::LinalgOp>(producer))
         return false;
+      if (isa<linalg::GenericOp>(consumer))
+        return aggressiveReshapeMovement || isAllParallelLinalg(consumer);
       if (isa<linalg::LinalgOp>(consumer))
-        return isa<linalg::GenericOp>(consumer) &&
-               isAllParallelLinalg(consumer);
+        return false;
       return true;
     };
 

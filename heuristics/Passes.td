@@ -240,4 +240,20 @@ def FuseHorizontalContractionsPass
   ];
 }
 
+def FormSplitReductionDispatchesPass
+    : InterfacePass<"dispatchlab-form-split-reduction-dispatches",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Tile ops marked iree_linalg_ext.split_reduction into a "
+                "partial-reduction scf.forall in a dispatch of its own";
+  let description = [{
+    Mirrors IREE's DispatchCreation FormSplitReductionDispatches: the
+    attribute lists one split size per reduction loop; the op merging the
+    partial results stays outside, for FormDispatchRegions.
+  }];
+  let dependentDialects = ["::dispatchlab::dispatch::DispatchDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DISPATCHLAB_HEURISTICS_PASSES_TD

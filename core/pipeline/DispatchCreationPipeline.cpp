@@ -49,7 +49,9 @@ void addElementwiseFusion(OpPassManager &pm, const HeuristicOptions &options) {
 
 void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
   addElementwiseFusion(pm, options);
-  pm.addPass(createBubbleUpExpandShapesPass());
+  BubbleUpExpandShapesPassOptions bubbleUp;
+  bubbleUp.aggressiveReshapeMovement = options.aggressiveReshapeMovement;
+  pm.addPass(createBubbleUpExpandShapesPass(bubbleUp));
   addCleanup(pm);
   addElementwiseFusion(pm, options);
   pm.addPass(createSinkReshapesPass());
@@ -61,6 +63,7 @@ void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createFuseMultiUseElementwiseProducerPass());
     addCleanup(pm);
   }
+  pm.addPass(createFormSplitReductionDispatchesPass());
   pm.addPass(createTransposeGenericOpsPass());
 }
 

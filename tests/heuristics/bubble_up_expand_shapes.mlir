@@ -59,3 +59,29 @@ func.func @named_op(%a: tensor<4x8xf32>, %b: tensor<8x16xf32>, %acc: tensor<4x16
   %1 = tensor.expand_shape %mm [[0], [1, 2]] output_shape [4, 2, 8] : tensor<4x16xf32> into tensor<4x2x8xf32>
   return %1 : tensor<4x2x8xf32>
 }
+
+// -----
+
+// A collapse_shape sinks below an elementwise generic always, below a
+// reduction generic only with aggressive-reshape-movement (IREE's control
+// function checks the consumer as it checks the producer).
+// CHECK-LABEL: func.func @collapse_into_reduction
+// CHECK:         tensor.collapse_shape
+// CHECK:         linalg.generic
+// CHECK-SAME:      iterator_types = ["parallel", "reduction"]
+// AGGR-LABEL: func.func @collapse_into_reduction
+// AGGR-NOT:     tensor.collapse_shape
+// AGGR:         linalg.generic
+// AGGR-SAME:      iterator_types = ["parallel", "reduction", "reduction"]
+// AGGR-SAME:      ins(%{{.+}} : tensor<3x6x8xf32>)
+func.func @collapse_into_reduction(%a: tensor<3x6x8xf32>, %init: tensor<8xf32>) -> tensor<8xf32> {
+  %c = tensor.collapse_shape %a [[0, 1], [2]] : tensor<3x6x8xf32> into tensor<18x8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>],
+                       iterator_types = ["parallel", "reduction"]}
+      ins(%c : tensor<18x8xf32>) outs(%init : tensor<8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %s = arith.addf %x, %o : f32
+    linalg.yield %s : f32
+  } -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -45,6 +45,10 @@ PASS_OPTIONS = {"aggressive-fusion": "aggressive-fusion",
                 "fuse-multi-use-producers": "fuse-multi-use",
                 "fuse-pad-with-producers": "fuse-pad-with-producers",
                 "fuse-pad-with-consumers": "fuse-pad-with-consumers"}
+# iree-dispatch-creation-pipeline's options (but aggressive-fusion, which is
+# the iree-O2 preset) and the knobs they are.
+PIPELINE_OPTIONS = {"aggressive-reshape-movement":
+                    "aggressive-reshape-movement"}
 # Every IREE pass a RUN line may name, and what of ours runs for it: a
 # dispatchlab-opt pass, FULL (`dispatchlab compile --pipeline=full`, which
 # owns the whole line), or None with the reason nothing runs.
@@ -62,6 +66,8 @@ PASSES = {
     "iree-dispatch-creation-fuse-multi-use-elementwise-producer":
         "dispatchlab-fuse-multi-use-elementwise-producer",
     "iree-dispatch-creation-pipeline": FULL,
+    "iree-dispatch-creation-form-split-reduction-dispatches":
+        "dispatchlab-form-split-reduction-dispatches",
     # Representation only: regions become isolated workgroups.
     "iree-dispatch-creation-convert-dispatch-regions-to-workgroups": None,
     "iree-dispatch-creation-materialize-default-workgroup-count-region": None,
@@ -168,6 +174,8 @@ def translate(items, run: Run, ours: List[str]) -> List[str]:
             for option in options.split():
                 if option == "aggressive-fusion":
                     run.knobs.append("--preset=iree-O2")
+                elif option in PIPELINE_OPTIONS:
+                    run.knobs.append(f"--{PIPELINE_OPTIONS[option]}")
                 else:
                     run.unmapped.append(option)
             continue
