@@ -3,12 +3,12 @@
 #include "tools/dispatchlab/commands/CompareCommand.h"
 
 #include "tools/dispatchlab/commands/ImportCommand.h"
+#include "tools/dispatchlab/commands/MeasurementOptions.h"
 
 #include "core/runtime/ComparisonReportFormat.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
-#include "llvm/Support/Process.h"
 #include "llvm/Support/WithColor.h"
 
 namespace cl = llvm::cl;
@@ -87,26 +87,6 @@ cl::opt<double>
                      "(negative: no limit)"),
             cl::init(-1.0), cl::cat(compareCategory),
             cl::sub(getCompareSubcommand()));
-cl::opt<double>
-    warmupSeconds("warmup-seconds",
-                  cl::desc("Untimed calls of each variant before the rounds"),
-                  cl::init(0.1), cl::cat(compareCategory),
-                  cl::sub(getCompareSubcommand()));
-cl::opt<unsigned> threads("threads", cl::desc("Threads of each dispatch"),
-                          cl::init(1), cl::cat(compareCategory),
-                          cl::sub(getCompareSubcommand()));
-cl::opt<uint64_t> seed("seed", cl::desc("Seed of the pseudo-random inputs"),
-                       cl::init(0), cl::cat(compareCategory),
-                       cl::sub(getCompareSubcommand()));
-cl::opt<std::string>
-    parameterMode("parameters",
-                  cl::desc("Weights of an ONNX model: model or random"),
-                  cl::init("model"), cl::cat(compareCategory),
-                  cl::sub(getCompareSubcommand()));
-cl::opt<std::string>
-    emitKind("emit",
-             cl::desc("json (one object) or table (default on a terminal)"),
-             cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
 
 llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), kCommand);
@@ -153,17 +133,15 @@ std::optional<CompareOptions> readOptions() {
                "--aa\n";
     return std::nullopt;
   }
-  if (minRounds < 6 || maxRounds < minRounds || threads == 0 ||
-      !(targetCiPercent > 0) || !(budgetSeconds >= 0) ||
-      !(minEffectPercent >= 0) || !(warmupSeconds >= 0) ||
-      (parameterMode != "model" && parameterMode != "random")) {
+  if (minRounds < 6 || maxRounds < minRounds || !(targetCiPercent > 0) ||
+      !(budgetSeconds >= 0) || !(minEffectPercent >= 0)) {
     error() << "--min-rounds must be at least 6 and at most --max-rounds, "
-               "--threads at least 1, --target-ci-percent positive, "
-               "--budget-seconds, --warmup-seconds and --min-effect-percent "
-               "not negative, "
-               "--parameters model or random\n";
+               "--target-ci-percent positive, --budget-seconds and "
+               "--min-effect-percent not negative\n";
     return std::nullopt;
   }
+  if (!readMeasurementFlags(kCommand, options.run))
+    return std::nullopt;
   options.selfCheck = selfCheck;
   options.schedule = schedule;
   options.injectDrift = injectDrift;
@@ -185,21 +163,11 @@ int runCompareCommand() {
   mlir::FailureOr<OnnxImportOptions> import = getImportOptions(kCommand);
   if (mlir::failed(import))
     return 2;
-  std::string kind = emitKind;
-  if (kind.empty())
-    kind = llvm::sys::Process::StandardOutIsDisplayed() ? "table" : "json";
-  if (kind != "json" && kind != "table") {
-    error() << "unknown --emit kind '" << kind
-            << "' (expected json or table)\n";
+  std::optional<std::string> kind = readEmitKind(kCommand);
+  if (!kind)
     return 2;
-  }
-  RunOptions &run = options->run;
-  run.modelPath = modelPath;
-  run.import = std::move(*import);
-  run.codegen = CodegenOptions{CodegenMode::Tiled, threads};
-  run.modelWeights = parameterMode == "model";
-  run.seed = seed;
-  run.warmupSeconds = warmupSeconds;
+  options->run.modelPath = modelPath;
+  options->run.import = std::move(*import);
 
   llvm::Expected<ComparisonReport> report = compareVariants(*options);
   if (!report) {
@@ -208,7 +176,7 @@ int runCompareCommand() {
       error() << modelPath << ": " << message << "\n";
     return 1;
   }
-  if (kind == "table")
+  if (*kind == "table")
     printTable(*options, *report, llvm::outs());
   else
     llvm::outs() << llvm::formatv("{0:2}", toJson(*options, *report)) << "\n";

@@ -9,6 +9,7 @@
 
 #include "tools/dispatchlab/commands/CompileCommand.h"
 #include "tools/dispatchlab/commands/ImportCommand.h"
+#include "tools/dispatchlab/commands/MeasurementOptions.h"
 
 #include "core/runtime/RunReportFormat.h"
 #include "core/runtime/RunSession.h"
@@ -50,32 +51,12 @@ cl::list<std::string> expectedFiles(
              "the same tolerance"),
     cl::value_desc("NAME=FILE.npy"), cl::cat(runCategory),
     cl::sub(getRunSubcommand()));
-cl::opt<std::string> parameterMode(
-    "parameters",
-    cl::desc("Weights of an ONNX model: model (the initializers of the file; "
-             "an error when stripped) or random (seeded like inputs)"),
-    cl::init("model"), cl::cat(runCategory), cl::sub(getRunSubcommand()));
-cl::opt<uint64_t> seed("seed",
-                       cl::desc("Seed of the pseudo-random inputs; input N "
-                                "uses SEED+N"),
-                       cl::init(0), cl::cat(runCategory),
-                       cl::sub(getRunSubcommand()));
 cl::opt<unsigned>
     repetitions("repetitions",
                 cl::desc("Latency samples after the warm-up, one model call "
                          "each (Google Benchmark repetitions)"),
                 cl::init(10), cl::cat(runCategory),
                 cl::sub(getRunSubcommand()));
-cl::opt<double> warmupSeconds(
-    "warmup-seconds",
-    cl::desc("Untimed calls before the samples: at least one, and until this "
-             "many seconds have passed"),
-    cl::init(0.1), cl::cat(runCategory), cl::sub(getRunSubcommand()));
-cl::opt<unsigned>
-    threads("threads",
-            cl::desc("Threads that the tiles of each dispatch are spread over "
-                     "(dispatches run in order)"),
-            cl::init(1), cl::cat(runCategory), cl::sub(getRunSubcommand()));
 cl::opt<double>
     tolerance("tolerance",
               cl::desc("Largest accepted max|out - ref| / max|ref| per output "
@@ -109,10 +90,6 @@ cl::opt<uint64_t> cacheMaxMb(
     cl::desc("Bound of --cache-dir: the least recently used entries go when "
              "it holds more (0: unbounded)"),
     cl::init(1024), cl::cat(runCategory), cl::sub(getRunSubcommand()));
-cl::opt<std::string>
-    emitKind("emit",
-             cl::desc("json (one object) or table (default on a terminal)"),
-             cl::cat(runCategory), cl::sub(getRunSubcommand()));
 
 llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), kCommand);
@@ -141,11 +118,6 @@ readNamedArrays(const cl::list<std::string> &flags, llvm::StringRef flag) {
 
 /// The flags that need more than their parser's check; exit 2 otherwise.
 std::optional<CodegenMode> validateFlags() {
-  if (parameterMode != "model" && parameterMode != "random") {
-    error() << "unknown --parameters '" << parameterMode
-            << "' (expected model or random)\n";
-    return std::nullopt;
-  }
   if (codegenMode != "tiled" && codegenMode != "loops") {
     error() << "unknown --codegen '" << codegenMode
             << "' (expected tiled or loops)\n";
@@ -153,15 +125,6 @@ std::optional<CodegenMode> validateFlags() {
   }
   if (repetitions == 0) {
     error() << "--repetitions must be at least 1\n";
-    return std::nullopt;
-  }
-  if (!(warmupSeconds >= 0)) {
-    error() << "--warmup-seconds must be a number >= 0, got "
-            << warmupSeconds.getValue() << "\n";
-    return std::nullopt;
-  }
-  if (threads == 0) {
-    error() << "--threads must be at least 1\n";
     return std::nullopt;
   }
   return codegenMode == "tiled" ? CodegenMode::Tiled : CodegenMode::Loops;
@@ -227,16 +190,9 @@ int runRunCommand() {
   FailureOr<OnnxImportOptions> import = getImportOptions(kCommand);
   if (failed(import))
     return 2;
-  std::string kind = emitKind;
-  if (kind.empty())
-    kind = llvm::sys::Process::StandardOutIsDisplayed() ? "table" : "json";
-  if (kind != "json" && kind != "table") {
-    error() << "unknown --emit kind '" << kind
-            << "' (expected json or table)\n";
-    return 2;
-  }
+  std::optional<std::string> kind = readEmitKind(kCommand);
   std::optional<CodegenMode> mode = validateFlags();
-  if (!mode)
+  if (!kind || !mode || !readMeasurementFlags(kCommand, options))
     return 2;
   std::optional<std::map<std::string, HostArray>> files =
       readNamedArrays(inputFiles, "input");
@@ -248,13 +204,10 @@ int runRunCommand() {
   options.modelPath = modelPath;
   options.heuristics = std::move(*heuristics);
   options.import = std::move(*import);
-  options.codegen = CodegenOptions{*mode, threads};
+  options.codegen.mode = *mode;
   options.inputs = std::move(*files);
   options.expectedOutputs = std::move(*expected);
-  options.modelWeights = parameterMode == "model";
-  options.seed = seed;
   options.repetitions = repetitions;
-  options.warmupSeconds = warmupSeconds;
   options.tolerance = tolerance;
   options.profileDispatches = profileDispatches;
   options.cacheDirectory = cacheDir;
@@ -269,7 +222,7 @@ int runRunCommand() {
     return reportFailure(report.takeError());
   if (!outputDir.empty() && !writeOutputs(*report))
     return 1;
-  if (kind == "table")
+  if (*kind == "table")
     printTable(options, *report, llvm::outs());
   else
     llvm::outs() << llvm::formatv("{0:2}", toJson(options, *report)) << "\n";
