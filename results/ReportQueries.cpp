@@ -172,7 +172,11 @@ static void addLatencyNotes(Pivot &pivot, size_t baseline) {
     }
   pivot.notes.push_back(llvm::formatv("latency: median ratio to {0} with a "
                                       "{1:F0}% confidence interval; two-sided "
-                                      "Mann-Whitney U test, alpha {2:F2}",
+                                      "Mann-Whitney U test, alpha {2:F2}; "
+                                      "unpaired: each cell was measured in a "
+                                      "job of its own, so drift between jobs "
+                                      "is not in the interval (`dispatchlab "
+                                      "compare` pairs variants in rounds)",
                                       pivot.variants[baseline],
                                       100 * (1 - kSignificanceAlpha),
                                       kSignificanceAlpha)
