@@ -22,10 +22,12 @@ void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-// Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg
-// and generalize IREE's list of named ops.
+// Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
+// generalize IREE's list of named ops and fold unit-extent dims, in its order.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
   pm.addPass(createGeneralizeNamedOpsPass());
+  if (options.foldUnitExtentDims)
+    pm.addPass(createFoldUnitExtentDimsPass());
   if (!options.padHandling && !options.fusePadWithProducers) {
     TensorPadToTensorInsertSlicePassOptions pad;
     pad.skipOneLinalgUseCase = options.fusePadWithConsumers;
