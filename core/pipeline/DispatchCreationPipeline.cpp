@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -25,7 +26,10 @@ void addCleanup(OpPassManager &pm) {
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
-  pm.addPass(createGeneralizeNamedOpsPass());
+  if (options.generalizeNamedOps)
+    pm.addPass(createGeneralizeNamedOpsPass());
+  else
+    pm.addPass(createConvertElementwiseToLinalgPass());
   if (options.foldUnitExtentDims)
     pm.addPass(createFoldUnitExtentDimsPass());
   if (!options.padHandling && !options.fusePadWithProducers) {
