@@ -5,6 +5,11 @@
 // becomes linalg either way.
 // RUN: dispatchlab compile %s --emit=dispatch-ir | FileCheck %s --check-prefix=GENERAL
 // RUN: dispatchlab compile %s --emit=dispatch-ir --generalize-named-ops=false | FileCheck %s --check-prefix=NAMED
+// Codegen lowers the named convolution: the run matches the no-fusion
+// reference.
+// RUN: dispatchlab run %s --generalize-named-ops=false --repetitions=1 | FileCheck %s --check-prefix=EXEC
+// EXEC: "against": "no-fusion",
+// EXEC: "passed": true,
 
 // GENERAL:     dispatch.region
 // GENERAL-NOT:   linalg.conv_2d_nhwc_hwcf
