@@ -256,4 +256,26 @@ def FormSplitReductionDispatchesPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FoldUnitExtentDimsPass
+    : InterfacePass<"dispatchlab-fold-unit-extent-dims",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Drop unit-extent loops and dimensions of linalg.generic and "
+                "tensor.pad ops outside dispatches";
+  let description = [{
+    Mirrors IREE's DispatchCreation FoldUnitExtentDimsForFuncPass (the
+    pass GlobalOptimization runs right after GeneralizeLinalgNamedOps):
+    upstream's unit-extent-dim folding patterns with IREE's control (ops
+    inside a dispatch keep their dims; operands are rank-reduced with
+    reassociative reshapes), applied with a walk, then upstream's
+    clean-up patterns and init-to-input moving with a greedy driver.
+    Not modelled: IREE's LinalgExt and util.global folding, and its two
+    tensor patterns (unit dims of collapse_shape(expand_shape) and of
+    tensor.extract).
+  }];
+  let dependentDialects = ["::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DISPATCHLAB_HEURISTICS_PASSES_TD

@@ -7,6 +7,7 @@
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -22,10 +23,15 @@ void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
-// Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg
-// and generalize IREE's list of named ops.
+// Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
+// generalize IREE's list of named ops and fold unit-extent dims, in its order.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
-  pm.addPass(createGeneralizeNamedOpsPass());
+  if (options.generalizeNamedOps)
+    pm.addPass(createGeneralizeNamedOpsPass());
+  else
+    pm.addPass(createConvertElementwiseToLinalgPass());
+  if (options.foldUnitExtentDims)
+    pm.addPass(createFoldUnitExtentDimsPass());
   if (!options.padHandling && !options.fusePadWithProducers) {
     TensorPadToTensorInsertSlicePassOptions pad;
     pad.skipOneLinalgUseCase = options.fusePadWithConsumers;

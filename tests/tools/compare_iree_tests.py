@@ -71,10 +71,17 @@ PASSES = {
     # Representation only: regions become isolated workgroups.
     "iree-dispatch-creation-convert-dispatch-regions-to-workgroups": None,
     "iree-dispatch-creation-materialize-default-workgroup-count-region": None,
+    # Before the full pipeline: GlobalOptimization steps it runs by default
+    # (PRE_FULL), switched off by their knobs for a line that lacks them.
+    "iree-dispatch-creation-fold-unit-extent-dims":
+        "dispatchlab-fold-unit-extent-dims",
+    "iree-global-opt-generalize-linalg-named-ops":
+        "dispatchlab-generalize-named-ops",
     # Not modelled (docs/faithfulness.md).
     "iree-preprocessing-attr-based-pipeline": None,
-    "iree-dispatch-creation-fold-unit-extent-dims": None,
 }
+PRE_FULL = {"dispatchlab-generalize-named-ops": "generalize-named-ops",
+            "dispatchlab-fold-unit-extent-dims": "fold-unit-extent-dims"}
 # Passes that form dispatches: a RUN line with none of them is compared by
 # its linalg.generic count.
 FORMING = {"dispatchlab-form-dispatch-regions",
@@ -205,9 +212,12 @@ def parse_run(line: str) -> Run:
     ours: List[str] = []
     passes = ", ".join(translate(parse_pipeline(m.group(1))[0], run, ours))
     if FULL in ours:
-        if len(ours) > 1:
+        others = [p for p in ours if p != FULL and p not in PRE_FULL]
+        if others or ours.index(FULL) != len(ours) - 1:
             raise UnmappedPass("RUN line mixes iree-dispatch-creation-pipeline"
                                f" with other passes: {ours}")
+        run.knobs += [f"--{knob}=false" for pass_, knob in PRE_FULL.items()
+                      if pass_ not in ours]
         run.knobs.insert(0, "--pipeline=full")
     else:
         run.passes = passes
