@@ -353,11 +353,20 @@ static LogicalResult lowerClip(OnnxNode &node) {
     else
       runtimeMax = node.getInputValue(2);
   }
-  result = createTosaClamp(node, result, minValue, maxValue);
-  if (runtimeMin)
-    result = createTosaBinary<tosa::MaximumOp>(node, result, runtimeMin);
-  if (runtimeMax)
-    result = createTosaBinary<tosa::MinimumOp>(node, result, runtimeMax);
+  // ONNX defines Clip as Min(max, Max(input, min)): with min > max every
+  // value becomes max (and tosa.clamp rejects min > max).
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  if (!runtimeMin && !runtimeMax) {
+    node.setOutput(0, createTosaClamp(node, result,
+                                      std::min(minValue, maxValue), maxValue));
+    return success();
+  }
+  result = runtimeMin
+               ? createTosaBinary<tosa::MaximumOp>(node, result, runtimeMin)
+               : createTosaClamp(node, result, minValue, kInf);
+  result = runtimeMax
+               ? createTosaBinary<tosa::MinimumOp>(node, result, runtimeMax)
+               : createTosaClamp(node, result, -kInf, maxValue);
   node.setOutput(0, result);
   return success();
 }

@@ -38,6 +38,7 @@ from typing import Callable, List, Optional, Tuple
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(
     __file__))))
 
+SWEEP_FAILED = re.compile(r"^sweep .*: \d+ of \d+ jobs? failed: ", re.M)
 INTERNAL = re.compile(r"LLVM ERROR|Assertion .* failed|Stack dump|PLEASE submit"
                       r"|importer bug|invalid IR|terminate called|"
                       r"UNREACHABLE|libprotobuf (ERROR|FATAL)")
@@ -249,7 +250,10 @@ def classify(command: List[str], cwd: str, timeout: float) -> Outcome:
         return Outcome("internal", line.strip())
     if proc.returncode == 0:
         return Outcome("ok", "")
-    if "error" in stderr.lower():
+    # A sweep whose jobs failed exits 3 after a summary line by failure
+    # class (docs/sweeps.md): reported, not silent.
+    if "error" in stderr.lower() or (proc.returncode == 3 and
+                                     SWEEP_FAILED.search(stderr)):
         return Outcome("error", "")
     return Outcome("silent", f"exit code {proc.returncode}, stderr "
                    f"{stderr.strip()[:200]!r}")
@@ -452,6 +456,9 @@ def self_test() -> int:
         ("internal", py + ["import sys; print('error: the imported IR is "
                            "invalid (an importer bug)', file=sys.stderr)"]),
         ("silent", py + ["import sys; sys.exit(3)"]),
+        ("error", py + ["import sys; print('sweep s: 1 of 2 jobs failed: 1 "
+                        "timeout; see: dispatchlab jobs', file=sys.stderr); "
+                        "sys.exit(3)"]),
     ]
     wrong = 0
     for kind, command in expected:
