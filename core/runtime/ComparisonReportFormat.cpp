@@ -9,18 +9,13 @@
 namespace dispatchlab {
 
 namespace {
-template <typename T>
-llvm::json::Value optionalJson(const std::optional<T> &value) {
-  return value ? llvm::json::Value(*value) : llvm::json::Value(nullptr);
-}
-
 llvm::json::Value toJson(const HostConditions &conditions) {
   return llvm::json::Object{
-      {"load_average", optionalJson(conditions.loadAverage)},
-      {"other_runnable_tasks", optionalJson(conditions.otherRunnableTasks)},
-      {"governor", optionalJson(conditions.governor)},
-      {"frequency_mhz", optionalJson(conditions.frequencyMhz)},
-      {"throttle_count", optionalJson(conditions.throttleCount)}};
+      {"load_average", conditions.loadAverage},
+      {"other_runnable_tasks", conditions.otherRunnableTasks},
+      {"governor", conditions.governor},
+      {"frequency_mhz", conditions.frequencyMhz},
+      {"throttle_count", conditions.throttleCount}};
 }
 
 llvm::json::Value toJson(const PairedRatio &ratio) {
@@ -38,7 +33,7 @@ llvm::json::Value toJson(const ComparedVariant &variant,
   llvm::json::Object object{{"name", variant.name},
                             {"options", variant.options},
                             {"dispatches", variant.dispatches},
-                            {"identical_to", optionalJson(variant.identicalTo)},
+                            {"identical_to", variant.identicalTo},
                             {"verdict", verdict(variant, floor, minEffect)},
                             {"samples_seconds", variant.samplesSeconds},
                             {"median_ms", variant.stats.medianMs},

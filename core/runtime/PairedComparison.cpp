@@ -260,7 +260,8 @@ double outputDifference(const std::vector<HostArray> &outputs,
   return outputs.size() == baseline.size() ? worst : INFINITY;
 }
 
-/// Names, options and identities; an A/A entry shares the baseline's code.
+/// Names, options and identities. The A/A copy shares the baseline's code
+/// but is timed all the same: that is what it is for.
 std::vector<ComparedVariant>
 describeVariants(const CompareOptions &options,
                  llvm::ArrayRef<Contender> contenders) {
@@ -272,10 +273,11 @@ describeVariants(const CompareOptions &options,
     variant.options = variantOptions.heuristics.toString();
     variant.dispatchesIdentity = identityOf(contender.report.variant.stats);
     variant.dispatches = contender.report.variant.stats.dispatches;
-    for (const ComparedVariant &earlier : variants)
-      if (earlier.dispatchesIdentity == variant.dispatchesIdentity &&
-          !variant.identicalTo)
-        variant.identicalTo = earlier.name;
+    auto earlier = llvm::find_if(variants, [&](const ComparedVariant &other) {
+      return other.dispatchesIdentity == variant.dispatchesIdentity;
+    });
+    if (earlier != variants.end() && !isSelfCheck(variant))
+      variant.identicalTo = earlier->name;
     variants.push_back(std::move(variant));
   }
   return variants;
@@ -402,10 +404,6 @@ compareVariants(const CompareOptions &options) {
   ComparisonReport report;
   report.orderSeed = options.orderSeed;
   report.variants = describeVariants(expanded, contenders);
-  // The A/A pair is timed although its code is the baseline's: that is what
-  // it is for.
-  if (options.selfCheck)
-    report.variants[1].identicalTo.reset();
   return measureAll(expanded, contenders, std::move(report));
 }
 

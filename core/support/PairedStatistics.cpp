@@ -2,6 +2,8 @@
 
 #include "core/support/PairedStatistics.h"
 
+#include "core/support/Statistics.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -134,8 +136,7 @@ std::optional<PairedRatio> comparePaired(llvm::ArrayRef<double> baseline,
   result.pValue = signedRankPValue(logRatios);
   llvm::sort(ratios);
   int64_t n = result.rounds;
-  result.median =
-      n % 2 ? ratios[n / 2] : (ratios[n / 2 - 1] + ratios[n / 2]) / 2;
+  result.median = *median(ratios);
   int64_t k = orderStatisticRank(n, 0.025);
   result.low = ratios[k - 1];
   result.high = ratios[n - k];
