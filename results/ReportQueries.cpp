@@ -96,16 +96,6 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
   return jobs;
 }
 
-LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
-                                 llvm::ArrayRef<double> variantMs) {
-  LatencyComparison comparison;
-  comparison.baselineSamples = baselineMs.size();
-  comparison.samples = variantMs.size();
-  comparison.test = mannWhitneyU(variantMs, baselineMs);
-  comparison.interval = ratioConfidenceInterval(baselineMs, variantMs);
-  return comparison;
-}
-
 std::optional<double> geometricMean(const std::vector<double> &values) {
   double logSum = 0;
   int count = 0;

@@ -10,9 +10,9 @@
 #ifndef DISPATCHLAB_RESULTS_REPORTQUERIES_H
 #define DISPATCHLAB_RESULTS_REPORTQUERIES_H
 
+#include "core/support/Statistics.h"
 #include "results/Metrics.h"
 #include "results/ResultStore.h"
-#include "core/support/Statistics.h"
 
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
@@ -40,18 +40,6 @@ std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
 
 /// Jobs in submission order (models in spec order, then variants).
 std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId);
-
-/// A variant's latency against a baseline's, from the raw samples.
-struct LatencyComparison {
-  size_t baselineSamples = 0, samples = 0;
-  /// Absent when either side has no raw samples.
-  std::optional<UTestResult> test;
-  /// Of variant / baseline; absent with too few samples for one.
-  std::optional<Interval> interval;
-  bool significant() const { return test && test->pValue < kSignificanceAlpha; }
-};
-LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
-                                 llvm::ArrayRef<double> variantMs);
 
 enum class Dimension { Model, Variant };
 std::optional<Dimension> parseDimension(llvm::StringRef name);

@@ -180,13 +180,12 @@ double timeSample(PreparedCall &call, unsigned calls) {
 /// interval inverting the U test, and its p-value.
 std::optional<PairedRatio> compareUnpaired(llvm::ArrayRef<double> baseline,
                                            llvm::ArrayRef<double> variant) {
-  std::optional<Interval> interval = ratioConfidenceInterval(baseline, variant);
-  std::optional<UTestResult> test = mannWhitneyU(baseline, variant);
+  LatencyComparison comparison = compareLatency(baseline, variant);
   std::optional<double> a = median(baseline), b = median(variant);
-  if (!interval || !test || !a || !b || !(*a > 0))
+  if (!comparison.interval || !comparison.test || !a || !b || !(*a > 0))
     return std::nullopt;
-  return PairedRatio{int64_t(variant.size()), *b / *a, interval->low,
-                     interval->high, test->pValue};
+  return PairedRatio{int64_t(variant.size()), *b / *a, comparison.interval->low,
+                     comparison.interval->high, comparison.test->pValue};
 }
 
 /// Each variant timed alone, one after the other, as separate RUN jobs

@@ -221,4 +221,14 @@ std::optional<double> median(llvm::ArrayRef<double> values) {
                            : (sorted[half - 1] + sorted[half]) / 2;
 }
 
+LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
+                                 llvm::ArrayRef<double> variantMs) {
+  LatencyComparison comparison;
+  comparison.baselineSamples = baselineMs.size();
+  comparison.samples = variantMs.size();
+  comparison.test = mannWhitneyU(variantMs, baselineMs);
+  comparison.interval = ratioConfidenceInterval(baselineMs, variantMs);
+  return comparison;
+}
+
 } // namespace dispatchlab

@@ -93,6 +93,20 @@ std::optional<Interval>
 geomeanRatioInterval(llvm::ArrayRef<RatioSamples> models,
                      unsigned resamples = kBootstrapResamples);
 
+/// Two sets of samples measured apart (one job each): the U test and the
+/// interval of the ratio, as `report` and `compare --schedule sequential`
+/// give them.
+struct LatencyComparison {
+  size_t baselineSamples = 0, samples = 0;
+  /// Absent when either side has no raw samples.
+  std::optional<UTestResult> test;
+  /// Of variant / baseline; absent with too few samples for one.
+  std::optional<Interval> interval;
+  bool significant() const { return test && test->pValue < kSignificanceAlpha; }
+};
+LatencyComparison compareLatency(llvm::ArrayRef<double> baselineMs,
+                                 llvm::ArrayRef<double> variantMs);
+
 /// The median (mean of the middle two for even counts); nullopt if empty.
 std::optional<double> median(llvm::ArrayRef<double> values);
 
