@@ -2,27 +2,14 @@
 
 #include "results/DispatchGraph.h"
 
+#include "core/support/DotString.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace dispatchlab {
-
-/// A dot quoted string's contents; `\n` becomes a line break.
-static std::string dotQuoted(llvm::StringRef text) {
-  std::string quoted;
-  for (char c : text) {
-    if (c == '\n') {
-      quoted += "\\n";
-      continue;
-    }
-    if (c == '"' || c == '\\')
-      quoted += '\\';
-    quoted += c;
-  }
-  return quoted;
-}
 
 namespace {
 /// Prints nodes as they are first needed and remembers their ids.
@@ -36,8 +23,9 @@ public:
     std::string root = group.root().empty() ? group.kind() : group.root();
     if (!group.root_op().empty())
       root += " (" + group.root_op() + ")";
-    os << "  " << id << " [label=\"" << dotQuoted(group.name() + "\n" + root)
-       << "\"" << (highlighted ? ", style=filled, fillcolor=\"#ffd27f\"" : "")
+    os << "  " << id << " [label=\""
+       << escapeDotString(group.name() + "\n" + root) << "\""
+       << (highlighted ? ", style=filled, fillcolor=\"#ffd27f\"" : "")
        << "];\n";
   }
 
@@ -49,7 +37,7 @@ public:
     ids[name] = id;
     bool ellipse = llvm::StringRef(name).starts_with("%arg") ||
                    llvm::StringRef(name).starts_with("result ");
-    os << "  " << id << " [label=\"" << dotQuoted(name)
+    os << "  " << id << " [label=\"" << escapeDotString(name)
        << "\", shape=" << (ellipse ? "ellipse" : "plain") << "];\n";
     return id;
   }

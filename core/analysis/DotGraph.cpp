@@ -3,6 +3,7 @@
 #include "core/analysis/DotGraph.h"
 
 #include "core/analysis/CompileStats.h"
+#include "core/support/DotString.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -54,21 +55,6 @@ private:
 
 } // namespace
 
-/// Graphviz quoted-string escaping; `\n` in the input becomes a line break.
-static std::string escape(StringRef text) {
-  std::string escaped;
-  for (char c : text) {
-    if (c == '\n') {
-      escaped += "\\n";
-      continue;
-    }
-    if (c == '"' || c == '\\')
-      escaped += '\\';
-    escaped += c;
-  }
-  return escaped;
-}
-
 static std::string typeToString(Type type) {
   std::string text;
   llvm::raw_string_ostream(text) << type;
@@ -100,8 +86,8 @@ static bool isDrawnOutsideOp(Operation *op) {
 
 void DotPrinter::printNode(StringRef id, ArrayRef<std::string> lines,
                            StringRef attrs) {
-  os << "  " << id << " [label=\"" << escape(llvm::join(lines, "\n")) << "\""
-     << attrs << "];\n";
+  os << "  " << id << " [label=\"" << escapeDotString(llvm::join(lines, "\n"))
+     << "\"" << attrs << "];\n";
 }
 
 /// Finds the drawn nodes behind `value`, looking through what is not drawn:
@@ -153,8 +139,10 @@ void DotPrinter::printEdges(StringRef consumer, Operation *consumerOp,
     bool crossesDispatches =
         producerRegion && consumerRegion && producerRegion != consumerRegion;
     os << "  " << source.node << " -> " << consumer << " [label=\""
-       << escape(formatBytes(getStaticByteSize(source.value.getType()))) << "\""
-       << (crossesDispatches ? ", style=bold, penwidth=2" : "") << "];\n";
+       << escapeDotString(
+              formatBytes(getStaticByteSize(source.value.getType())))
+       << "\"" << (crossesDispatches ? ", style=bold, penwidth=2" : "")
+       << "];\n";
   }
 }
 
@@ -183,7 +171,8 @@ void DotPrinter::print(ModuleOp module) {
     Operation *root = getRootOp(region);
     os << "  subgraph cluster_" << cluster++ << " {\n";
     os << "  label=\""
-       << escape(name + "\nroot: " + (root ? namer.getName(root) : "none"))
+       << escapeDotString(name +
+                          "\nroot: " + (root ? namer.getName(root) : "none"))
        << "\";\n";
     for (Operation &op : region.getBody().front().without_terminator()) {
       if (isClonedIntoDispatch(&op))
