@@ -24,8 +24,8 @@ double getUnitRoundoff(Type type) {
 /// The largest unit roundoff among the op's operand and result types.
 std::pair<double, Type> getNarrowestType(linalg::LinalgOp op) {
   std::pair<double, Type> narrowest{0, Type()};
-  for (Type type : llvm::concat<const Type>(op->getOperandTypes(),
-                                            op->getResultTypes())) {
+  for (Type type :
+       llvm::concat<const Type>(op->getOperandTypes(), op->getResultTypes())) {
     Type element = getElementTypeOrSelf(type);
     if (double u = getUnitRoundoff(element); u > narrowest.first)
       narrowest = {u, element};
@@ -36,8 +36,7 @@ std::pair<double, Type> getNarrowestType(linalg::LinalgOp op) {
 int64_t getReductionDepth(linalg::LinalgOp op) {
   int64_t depth = 1;
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  for (auto [range, iterator] :
-       llvm::zip(ranges, op.getIteratorTypesArray()))
+  for (auto [range, iterator] : llvm::zip(ranges, op.getIteratorTypesArray()))
     if (iterator == utils::IteratorType::reduction &&
         !ShapedType::isDynamic(range))
       depth *= std::max<int64_t>(range, 1);

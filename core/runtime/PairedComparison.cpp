@@ -32,8 +32,6 @@ constexpr unsigned kRoundsBetweenChecks = 10;
 
 constexpr llvm::StringLiteral kSelfCheckSuffix = " (A/A)";
 
-constexpr double kMinSampleSeconds = 20e-6;
-
 /// The unpaired interval sorts every pair of samples: bounded so that it
 /// stays a few megabytes.
 constexpr unsigned kMostSequentialSamples = 1000;
@@ -92,10 +90,10 @@ llvm::Error warmUp(std::vector<Contender> &contenders,
 }
 
 /// Calls per sample so that the fastest variant's sample lasts
-/// kMinSampleSeconds: a call of a few hundred nanoseconds is otherwise
-/// mostly the clock's own cost.
+/// `minSampleSeconds` (CompareOptions).
 unsigned chooseCallsPerSample(std::vector<Contender> &contenders,
-                              llvm::ArrayRef<size_t> timed) {
+                              llvm::ArrayRef<size_t> timed,
+                              double minSampleSeconds) {
   double fastest = INFINITY;
   for (size_t index : timed)
     for (int i = 0; i < 5; ++i) {
@@ -103,7 +101,7 @@ unsigned chooseCallsPerSample(std::vector<Contender> &contenders,
       (*contenders[index].call)();
       fastest = std::min(fastest, secondsSince(start));
     }
-  double calls = std::ceil(kMinSampleSeconds / std::max(fastest, 1e-9));
+  double calls = std::ceil(minSampleSeconds / std::max(fastest, 1e-9));
   return unsigned(std::clamp(calls, 1.0, 10000.0));
 }
 
@@ -304,7 +302,8 @@ llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
   if (llvm::Error error =
           warmUp(contenders, report.variants, options.run.warmupSeconds))
     return std::move(error);
-  report.callsPerSample = chooseCallsPerSample(contenders, timed);
+  report.callsPerSample =
+      chooseCallsPerSample(contenders, timed, options.minSampleSeconds);
   if (options.schedule == Schedule::Sequential)
     measureSequentially(options, contenders, report, timed);
   else

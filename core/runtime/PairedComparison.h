@@ -62,6 +62,11 @@ struct CompareOptions {
   double minEffect = 0.01;
   /// Refuse to measure above this one-minute load average (negative: never).
   double maxLoad = -1;
+  /// Calls are batched until one sample of the fastest variant lasts this
+  /// long: a call of a few hundred nanoseconds is otherwise mostly the
+  /// clock's own cost, and a sample shorter than a scheduler slice misses a
+  /// competitor on its CPU more often than not.
+  double minSampleSeconds = 20e-6;
 };
 
 /// Why the rounds stopped.

@@ -1,4 +1,5 @@
-//===- InputFile.h - reading a model file, refusing what is none -*- C++ -*-===//
+//===- InputFile.h - reading a model file, refusing what is none -*- C++
+//-*-===//
 
 #ifndef DISPATCHLAB_CORE_SUPPORT_INPUTFILE_H
 #define DISPATCHLAB_CORE_SUPPORT_INPUTFILE_H

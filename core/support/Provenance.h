@@ -1,4 +1,5 @@
-//===- Provenance.h - what produced a number ---------------------*- C++ -*-===//
+//===- Provenance.h - what produced a number ---------------------*- C++
+//-*-===//
 
 #ifndef DISPATCHLAB_CORE_SUPPORT_PROVENANCE_H
 #define DISPATCHLAB_CORE_SUPPORT_PROVENANCE_H

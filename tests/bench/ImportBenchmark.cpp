@@ -9,8 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "core/pipeline/Registration.h"
 #include "core/onnx/OnnxImporter.h"
+#include "core/pipeline/Registration.h"
 
 #include "mlir/IR/MLIRContext.h"
 

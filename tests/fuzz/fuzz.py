@@ -234,13 +234,36 @@ class Outcome:
     detail: str
 
 
-def classify(command: List[str], cwd: str, timeout: float) -> Outcome:
+def stacks_of(pid: int) -> str:
+    """Every thread's innermost frames of a hung process (gdb, if present),
+    so that a hang which does not reproduce still says where it was."""
+    gdb = shutil.which("gdb")
+    if not gdb:
+        return "no gdb for its stacks"
     try:
-        proc = subprocess.run(command, cwd=cwd, capture_output=True,
-                              timeout=timeout, stdin=subprocess.DEVNULL)
+        out = subprocess.run(
+            [gdb, "-p", str(pid), "-batch", "-ex", "thread apply all bt 6"],
+            capture_output=True, timeout=120, stdin=subprocess.DEVNULL)
     except subprocess.TimeoutExpired:
-        return Outcome("hang", f"still running after {timeout:g} s")
-    stderr = proc.stderr.decode("utf-8", "replace")
+        return "gdb did not attach in 120 s"
+    frames = [line for line in out.stdout.decode("utf-8", "replace")
+              .splitlines() if line.startswith(("Thread ", "#"))]
+    return "\n    ".join(["stacks:"] + frames)
+
+
+def classify(command: List[str], cwd: str, timeout: float) -> Outcome:
+    with subprocess.Popen(command, cwd=cwd, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE,
+                          stdin=subprocess.DEVNULL) as proc:
+        try:
+            _, stderr_bytes = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            stacks = stacks_of(proc.pid)
+            proc.kill()
+            proc.communicate()
+            return Outcome("hang", f"still running after {timeout:g} s; "
+                           f"{stacks}")
+    stderr = stderr_bytes.decode("utf-8", "replace")
     internal = INTERNAL.search(stderr)
     if proc.returncode < 0 or proc.returncode >= 128:
         return Outcome("crash", f"exit status {proc.returncode}: "
@@ -466,6 +489,11 @@ def self_test() -> int:
         if outcome.kind != kind:
             print(f"self-test: {command[-1]!r} is {outcome.kind}, "
                   f"expected {kind}")
+            wrong += 1
+        elif kind == "hang" and shutil.which("gdb") and \
+                "#0 " not in outcome.detail:
+            print(f"self-test: the hang's stacks are missing: "
+                  f"{outcome.detail!r}")
             wrong += 1
     print(f"self-test: {len(expected) - wrong} of {len(expected)} "
           "classified as expected")

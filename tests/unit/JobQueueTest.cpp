@@ -304,8 +304,8 @@ TEST_F(JobQueueTest, LateReportStopsTheOtherSweepsRunOfItsKey) {
   ASSERT_TRUE(queue.report(late->jobId, 1, worker, success(), 12));
   EXPECT_EQ(queue.rows(second.sweepId)[0].state, "cached");
   EXPECT_FALSE(queue.heartbeat(other->jobId, other->leaseId, worker, 13));
-  EXPECT_FALSE(queue.report(other->jobId, other->leaseId, worker, success(),
-                            14));
+  EXPECT_FALSE(
+      queue.report(other->jobId, other->leaseId, worker, success(), 14));
   EXPECT_TRUE(queue.counts(second.sweepId).finished());
 }
 

@@ -44,7 +44,9 @@ func.func @f(%a: tensor<8xKxT>, %b: tensor<Kx16xT>, %c: tensor<8x16xT>) -> tenso
 })mlir";
   std::string out;
   for (char ch : ir)
-    out += ch == 'K' ? std::to_string(k) : ch == 'T' ? type.str() : std::string(1, ch);
+    out += ch == 'K'   ? std::to_string(k)
+           : ch == 'T' ? type.str()
+                       : std::string(1, ch);
   return out;
 }
 

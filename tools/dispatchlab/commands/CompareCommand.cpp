@@ -81,6 +81,11 @@ cl::opt<uint64_t> orderSeed("order-seed",
                             cl::desc("Seed of each round's shuffled order"),
                             cl::init(1), cl::cat(compareCategory),
                             cl::sub(getCompareSubcommand()));
+cl::opt<double> minSampleMs(
+    "min-sample-ms",
+    cl::desc("Batch calls until one sample of the fastest variant lasts this "
+             "many milliseconds"),
+    cl::init(0.02), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
 cl::opt<double>
     maxLoad("max-load",
             cl::desc("Refuse to measure above this one-minute load average "
@@ -134,10 +139,11 @@ std::optional<CompareOptions> readOptions() {
     return std::nullopt;
   }
   if (minRounds < 6 || maxRounds < minRounds || !(targetCiPercent > 0) ||
-      !(budgetSeconds >= 0) || !(minEffectPercent >= 0)) {
+      !(budgetSeconds >= 0) || !(minEffectPercent >= 0) ||
+      !(minSampleMs >= 0)) {
     error() << "--min-rounds must be at least 6 and at most --max-rounds, "
-               "--target-ci-percent positive, --budget-seconds and "
-               "--min-effect-percent not negative\n";
+               "--target-ci-percent positive, --budget-seconds, "
+               "--min-effect-percent and --min-sample-ms not negative\n";
     return std::nullopt;
   }
   if (!readMeasurementFlags(kCommand, options.run))
@@ -152,6 +158,7 @@ std::optional<CompareOptions> readOptions() {
   options.orderSeed = orderSeed;
   options.minEffect = minEffectPercent / 100;
   options.maxLoad = maxLoad;
+  options.minSampleSeconds = minSampleMs / 1000;
   return options;
 }
 } // namespace

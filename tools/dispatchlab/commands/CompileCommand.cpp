@@ -8,16 +8,16 @@
 #include "tools/dispatchlab/commands/CompileCommand.h"
 
 #include "core/analysis/CompileStats.h"
-#include "core/pipeline/DispatchCreationPipeline.h"
 #include "core/analysis/DispatchTable.h"
 #include "core/analysis/DotGraph.h"
-#include "tools/dispatchlab/commands/ImportCommand.h"
-#include "core/pipeline/ModelLoader.h"
-#include "core/support/Provenance.h"
-#include "core/pipeline/Registration.h"
-#include "tools/dispatchlab/commands/RunCommand.h"
 #include "core/analysis/StatsJson.h"
+#include "core/pipeline/DispatchCreationPipeline.h"
+#include "core/pipeline/ModelLoader.h"
+#include "core/pipeline/Registration.h"
+#include "core/support/Provenance.h"
 #include "heuristics/HeuristicOptions.h"
+#include "tools/dispatchlab/commands/ImportCommand.h"
+#include "tools/dispatchlab/commands/RunCommand.h"
 
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/MLIRContext.h"
@@ -127,17 +127,9 @@ FailureOr<HeuristicOptions> resolveHeuristicOptions(StringRef command) {
   return options;
 }
 
-int runCompileCommand() {
-  FailureOr<HeuristicOptions> options =
-      resolveHeuristicOptions("dispatchlab compile");
-  if (failed(options))
-    return 2;
-  if (getPrintOptions()) {
-    llvm::outs() << "# preset: " << options->preset << "\n"
-                 << options->toString();
-    return 0;
-  }
-
+namespace {
+/// The --emit kinds asked for, or the default for where stdout goes.
+FailureOr<SmallVector<std::string>> resolveEmitKinds() {
   SmallVector<std::string> kinds(emitKinds.begin(), emitKinds.end());
   if (kinds.empty())
     kinds.push_back(outputPath == "-" &&
@@ -150,9 +142,60 @@ int runCompileCommand() {
       llvm::WithColor::error(llvm::errs(), "dispatchlab compile")
           << "unknown --emit kind '" << kind
           << "' (expected stats, dispatch-ir, dot or table)\n";
-      return 2;
+      return failure();
     }
   }
+  return kinds;
+}
+
+/// The model as IR, with a warning on every op of an unknown dialect.
+OwningOpRef<ModuleOp> loadForCompile(MLIRContext &context,
+                                     llvm::SourceMgr &sourceMgr,
+                                     const OnnxImportOptions &importOptions) {
+  OwningOpRef<ModuleOp> module =
+      loadModel(modelPath, context, sourceMgr, importOptions);
+  if (!module)
+    return nullptr;
+  module->walk([&](Operation *op) {
+    if (!op->isRegistered())
+      op->emitWarning() << "op '" << op->getName()
+                        << "' is unknown to dispatchlab; it stays outside "
+                           "dispatches";
+  });
+  return module;
+}
+
+void printCompileOutputs(ArrayRef<std::string> kinds, const CompileStats &stats,
+                         ModuleOp module, llvm::raw_ostream &os) {
+  for (const std::string &kind : kinds) {
+    if (kind == "stats") {
+      llvm::json::Value json = toJson(stats);
+      json.getAsObject()->try_emplace("provenance",
+                                      Provenance::current().toJson());
+      os << llvm::formatv("{0:2}", json) << "\n";
+    } else if (kind == "dispatch-ir")
+      os << module << "\n";
+    else if (kind == "dot")
+      printDispatchGraph(module, os);
+    else
+      printDispatchTable(stats, os);
+  }
+}
+} // namespace
+
+int runCompileCommand() {
+  FailureOr<HeuristicOptions> options =
+      resolveHeuristicOptions("dispatchlab compile");
+  if (failed(options))
+    return 2;
+  if (getPrintOptions()) {
+    llvm::outs() << "# preset: " << options->preset << "\n"
+                 << options->toString();
+    return 0;
+  }
+  FailureOr<SmallVector<std::string>> kinds = resolveEmitKinds();
+  if (failed(kinds))
+    return 2;
 
   DialectRegistry registry;
   registerDialects(registry);
@@ -169,17 +212,9 @@ int runCompileCommand() {
   if (failed(importOptions))
     return 2;
   OwningOpRef<ModuleOp> module =
-      loadModel(modelPath, context, sourceMgr, *importOptions);
+      loadForCompile(context, sourceMgr, *importOptions);
   if (!module)
     return 1;
-
-  module->walk([&](Operation *op) {
-    if (!op->isRegistered())
-      op->emitWarning() << "op '" << op->getName()
-                        << "' is unknown to dispatchlab; it stays outside "
-                           "dispatches";
-  });
-
   FailureOr<DispatchCreationResult> result =
       runDispatchCreation(*module, *options);
   if (failed(result))
@@ -199,20 +234,7 @@ int runCompileCommand() {
         << error << "\n";
     return 1;
   }
-  llvm::raw_ostream &os = output->os();
-  for (const std::string &kind : kinds) {
-    if (kind == "stats") {
-      llvm::json::Value json = toJson(stats);
-      json.getAsObject()->try_emplace("provenance",
-                                      Provenance::current().toJson());
-      os << llvm::formatv("{0:2}", json) << "\n";
-    } else if (kind == "dispatch-ir")
-      os << *module << "\n";
-    else if (kind == "dot")
-      printDispatchGraph(*module, os);
-    else
-      printDispatchTable(stats, os);
-  }
+  printCompileOutputs(*kinds, stats, *module, output->os());
   output->keep();
   return 0;
 }

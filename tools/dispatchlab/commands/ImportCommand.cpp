@@ -10,8 +10,8 @@
 
 #include "tools/dispatchlab/commands/CompareCommand.h"
 
-#include "tools/dispatchlab/commands/CompileCommand.h"
 #include "core/pipeline/Registration.h"
+#include "tools/dispatchlab/commands/CompileCommand.h"
 #include "tools/dispatchlab/commands/RunCommand.h"
 
 #include "mlir/IR/Diagnostics.h"
