@@ -161,8 +161,15 @@ void Worker::slotLoop(const std::atomic<bool> &stop) {
                       job.lease_id()));
     std::optional<coordinator::ReportResultRequest> result = execute(job, stop);
     if (!result) {
-      log(llvm::formatv("job {0} lease {1} abandoned", job.job_id(),
-                        job.lease_id()));
+      // execute gives up for one of two reasons: this worker is stopping, or
+      // a heartbeat found the lease no longer current.
+      log(llvm::formatv(
+          "job {0} lease {1} abandoned: {2}", job.job_id(), job.lease_id(),
+          keepRunning(stop) && !fatal
+              ? "the coordinator no longer holds this lease (it expired and "
+                "was leased again, the job was cancelled, or another run of "
+                "its key finished first)"
+              : "the worker is stopping"));
       continue;
     }
     report(*result, stop);

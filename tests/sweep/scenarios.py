@@ -160,6 +160,40 @@ def kill_worker(c):
           f"on worker {worker} after {attempts} leases; 6/6 jobs done")
 
 
+def paused_worker(c):
+    """A worker stopped (SIGSTOP) past its lease: the job is leased again and
+    finishes on the other worker; the paused one, resumed, drops its stale
+    lease at its next heartbeat and says why."""
+    spec = os.path.join(c.dir, "spec.txtpb")
+    write_spec(spec, "paused-worker", "TEST_SLEEP", 1,
+               "test_sleep_ms: 8000 timeout_seconds: 60")
+    c.coordinator(["--lease-seconds", "2", "--backoff-seconds", "0.1"])
+    workers = [c.worker(f"worker{i}") for i in range(2)]
+    client = c.sweep(spec)
+
+    def started():
+        for w in workers:
+            if any("lease 1 started" in line for line in log_lines(w)):
+                return w
+        return None
+    victim = wait_for(started, "the job to start")
+    victim.send_signal(signal.SIGSTOP)
+    wait_for(lambda: c.count("SELECT attempts FROM jobs") >= 2,
+             "the job to be leased again")
+    victim.send_signal(signal.SIGCONT)
+    wait_for(lambda: any("lease 1 abandoned" in line
+                         for line in log_lines(victim)),
+             "the paused worker to drop its lease")
+    finish(client, "sweep client")
+    line = next(l for l in log_lines(victim) if "lease 1 abandoned" in l)
+    if "no longer holds this lease" not in line:
+        fail(f"the abandoned lease gives no reason: {line}")
+    rows = c.query("SELECT state, attempts FROM jobs")
+    if rows != [("done", 2)]:
+        fail(f"job state and attempts {rows}")
+    print(f"paused worker resumed: {line.split(': ', 1)[1]}")
+
+
 def restart_coordinator(c):
     """kill -9 of the coordinator mid-sweep, restarted on the same database:
     the sweep resumes, nothing lost or run twice."""
@@ -824,7 +858,7 @@ def full_disk(c):
 
 
 SCENARIOS = {f.__name__.replace("_", "-"): f for f in
-             (kill_worker, restart_coordinator, lost_coordinator,
+             (kill_worker, paused_worker, restart_coordinator, lost_coordinator,
               worker_scratch, wrong_token, load, cpu_class, interrupt_resume,
               tls, force_rerun, overlapping_sweeps, two_coordinators,
               damaged_db, read_only_db, full_disk)}
