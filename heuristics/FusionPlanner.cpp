@@ -102,6 +102,58 @@ static bool canReuseInitBuffer(linalg::GenericOp consumer, OpOperand *operand) {
   return false;
 }
 
+namespace {
+/// An unpack producer fuses unless the consumer reduces over one of its
+/// packed dims, or the consumer is elementwise over the whole unpacked
+/// result (IREE's isFusableWithConsumer, unpack case).
+bool isFusableWithUnPackProducer(linalg::UnPackOp unpack, OpOperand &use) {
+  auto linalgConsumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
+  if (!linalgConsumer)
+    return false;
+  AffineMap map = linalgConsumer.getMatchingIndexingMap(&use);
+  SmallVector<utils::IteratorType> iterators =
+      linalgConsumer.getIteratorTypesArray();
+  bool reducesPackedDim =
+      llvm::any_of(unpack.getInnerDimsPos(), [&](int64_t pos) {
+        auto dim = dyn_cast<AffineDimExpr>(map.getResult(pos));
+        return dim && linalg::isReductionIterator(iterators[dim.getPosition()]);
+      });
+  bool elementwiseOverResult =
+      linalg::isElementwise(linalgConsumer) &&
+      linalgConsumer.getNumLoops() == unpack.getDestType().getRank();
+  return !reducesPackedDim || elementwiseOverResult;
+}
+
+/// A pack-like consumer takes a pad, or a Linalg producer writing its result
+/// with the identity map (IREE's isFusableWithConsumer, pack case).
+bool isFusableWithPackLikeConsumer(OpOperand &use) {
+  Operation *producer = use.get().getDefiningOp();
+  if (isa<tensor::PadOp>(producer))
+    return true;
+  if (auto linalgProducer = dyn_cast<linalg::LinalgOp>(producer))
+    return linalgProducer
+        .getIndexingMapMatchingResult(cast<OpResult>(use.get()))
+        .isIdentity();
+  return false;
+}
+
+/// Conv buffer-reuse rule: a named conv's result read as an input must be
+/// able to reuse one of the consumer's init buffers.
+bool convResultReusesABuffer(Operation *producer, Operation *consumer) {
+  auto dpsConsumer = dyn_cast<DestinationStyleOpInterface>(consumer);
+  if (!dpsConsumer || !isa<linalg::ConvolutionOpInterface>(producer))
+    return true;
+  auto genericConsumer = dyn_cast<linalg::GenericOp>(consumer);
+  for (OpOperand *input : dpsConsumer.getDpsInputOperands()) {
+    if (input->get().getDefiningOp() != producer)
+      continue;
+    if (!genericConsumer || !canReuseInitBuffer(genericConsumer, input))
+      return false;
+  }
+  return true;
+}
+} // namespace
+
 // Mirrors IREE's isFusableWithConsumer (FormDispatchRegions.cpp); the first
 // rule that decides wins.
 bool Planner::isFusableWithConsumer(OpOperand &use) const {
@@ -111,34 +163,10 @@ bool Planner::isFusableWithConsumer(OpOperand &use) const {
   if (isCloneable(consumer))
     return false;
 
-  if (auto unpack = dyn_cast<linalg::UnPackOp>(producer)) {
-    auto linalgConsumer = dyn_cast<linalg::LinalgOp>(consumer);
-    if (!linalgConsumer)
-      return false;
-    AffineMap map = linalgConsumer.getMatchingIndexingMap(&use);
-    SmallVector<utils::IteratorType> iterators =
-        linalgConsumer.getIteratorTypesArray();
-    bool reducesPackedDim =
-        llvm::any_of(unpack.getInnerDimsPos(), [&](int64_t pos) {
-          auto dim = dyn_cast<AffineDimExpr>(map.getResult(pos));
-          return dim &&
-                 linalg::isReductionIterator(iterators[dim.getPosition()]);
-        });
-    bool elementwiseOverResult =
-        linalg::isElementwise(linalgConsumer) &&
-        linalgConsumer.getNumLoops() == unpack.getDestType().getRank();
-    return !reducesPackedDim || elementwiseOverResult;
-  }
-
-  if (isPackLikeOp(consumer)) {
-    if (isa<tensor::PadOp>(producer))
-      return true;
-    if (auto linalgProducer = dyn_cast<linalg::LinalgOp>(producer))
-      return linalgProducer
-          .getIndexingMapMatchingResult(cast<OpResult>(use.get()))
-          .isIdentity();
-    return false;
-  }
+  if (auto unpack = dyn_cast<linalg::UnPackOp>(producer))
+    return isFusableWithUnPackProducer(unpack, use);
+  if (isPackLikeOp(consumer))
+    return isFusableWithPackLikeConsumer(use);
 
   if (isa<tensor::PadOp>(consumer))
     return knobs.fusePadWithProducers && isa<linalg::LinalgOp>(producer);
@@ -181,19 +209,7 @@ bool Planner::isFusableWithConsumer(OpOperand &use) const {
   if (knobs.aggressiveFusion)
     return true;
 
-  // Conv buffer-reuse rule: a named conv's result read as an input must be
-  // able to reuse one of the consumer's init buffers.
-  auto dpsConsumer = dyn_cast<DestinationStyleOpInterface>(consumer);
-  if (!dpsConsumer || !isa<linalg::ConvolutionOpInterface>(producer))
-    return true;
-  auto genericConsumer = dyn_cast<linalg::GenericOp>(consumer);
-  for (OpOperand *input : dpsConsumer.getDpsInputOperands()) {
-    if (input->get().getDefiningOp() != producer)
-      continue;
-    if (!genericConsumer || !canReuseInitBuffer(genericConsumer, input))
-      return false;
-  }
-  return true;
+  return convResultReusesABuffer(producer, consumer);
 }
 
 // Mirrors IREE's isFusableWithProducer (FormDispatchRegions.cpp).
