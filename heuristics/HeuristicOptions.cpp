@@ -31,7 +31,9 @@ KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode) {
 
 KnobNames<PipelineMode> getKnobNames(PipelineMode) {
   static constexpr std::pair<StringLiteral, PipelineMode> names[] = {
-      {"full", PipelineMode::Full}, {"formation", PipelineMode::Formation}};
+      {"full", PipelineMode::Full},
+      {"iree", PipelineMode::Iree},
+      {"formation", PipelineMode::Formation}};
   return names;
 }
 
@@ -130,8 +132,10 @@ FailureOr<HeuristicOptions> HeuristicOptions::fromPreset(StringRef name) {
   if (name == "iree-O0")
     return options;
   if (name == "iree-O2") {
-    // IREE turns aggressive fusion on from --iree-opt-level=O2 upwards.
+    // IREE turns aggressive fusion on from --iree-opt-level=O2 upwards,
+    // outer-dim concats from O1.
     options.aggressiveFusion = true;
+    options.outerDimConcat = true;
     return options;
   }
   if (name == "no-fusion") {
