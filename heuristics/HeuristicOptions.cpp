@@ -132,10 +132,8 @@ FailureOr<HeuristicOptions> HeuristicOptions::fromPreset(StringRef name) {
   if (name == "iree-O0")
     return options;
   if (name == "iree-O2") {
-    // IREE turns aggressive fusion on from --iree-opt-level=O2 upwards,
-    // outer-dim concats from O1.
+    // IREE turns aggressive fusion on from --iree-opt-level=O2 upwards.
     options.aggressiveFusion = true;
-    options.outerDimConcat = true;
     return options;
   }
   if (name == "no-fusion") {
