@@ -31,7 +31,9 @@ KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode) {
 
 KnobNames<PipelineMode> getKnobNames(PipelineMode) {
   static constexpr std::pair<StringLiteral, PipelineMode> names[] = {
-      {"full", PipelineMode::Full}, {"formation", PipelineMode::Formation}};
+      {"full", PipelineMode::Full},
+      {"iree", PipelineMode::Iree},
+      {"formation", PipelineMode::Formation}};
   return names;
 }
 

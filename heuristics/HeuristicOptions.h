@@ -14,8 +14,8 @@
 #include "mlir/Support/LLVM.h"
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/STLFunctionalExtras.h"
-#include "llvm/ADT/Twine.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/ADT/Twine.h"
 #include "llvm/Support/Error.h"
 
 #include <cstdint>
@@ -48,6 +48,8 @@ enum class ElementwiseFusionMode {
 enum class PipelineMode {
   /// Preprocessing, formation, cloning, leftover wrapping and copy dispatches.
   Full,
+  /// IREE's GlobalOptimization steps that change dispatch counts, then Full.
+  Iree,
   /// FormDispatchRegions + CloneProducersIntoDispatchRegions on the IR as
   /// written (what IREE's own lit tests exercise).
   Formation,
@@ -101,10 +103,10 @@ struct HeuristicOptions {
 
   /// setAll for Pass::initializeOptions of a pass whose options are knobs:
   /// an error goes to `errorHandler`.
-  mlir::LogicalResult parsePassOptions(
-      llvm::StringRef text,
-      llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
-          errorHandler);
+  mlir::LogicalResult
+  parsePassOptions(llvm::StringRef text,
+                   llvm::function_ref<mlir::LogicalResult(const llvm::Twine &)>
+                       errorHandler);
 
   /// Canonical `key=value` lines, sorted by key, every knob present.
   std::string toString() const;

@@ -50,7 +50,11 @@ constexpr const char *kWidenFloatsPipeline =
 /// accumulators hoisted out of reduction loops so they stay in registers.
 /// The cache directory's subdirectory of compiled objects.
 constexpr llvm::StringLiteral kObjectCacheKind = "object";
-constexpr const char *kOutlinePipeline = "dispatchlab-outline-dispatch-regions";
+/// Aggregated ops (linalg.softmax) are decomposed once outlined: neither
+/// tiling nor the scalar loops handle them.
+constexpr const char *kOutlinePipeline =
+    "dispatchlab-outline-dispatch-regions,"
+    "func.func(dispatchlab-decompose-aggregated-ops)";
 std::string getTilePipeline(int64_t vectorWidth) {
   return "func.func(dispatchlab-transpose-weights),"
          "dispatchlab-hoist-parameter-packing,"

@@ -151,6 +151,22 @@ def PackWeightPanelsPass
                            "mlir::LLVM::LLVMDialect"];
 }
 
+def DecomposeAggregatedOpsPass
+    : Pass<"dispatchlab-decompose-aggregated-ops", "mlir::func::FuncOp"> {
+  let summary = "Decompose linalg.softmax into the generics it stands for";
+  let description = [{
+    Runs right after outlining, so that tiling, vectorization and the
+    scalar loops only meet structured ops: every op implementing upstream's
+    AggregatedOpInterface (`linalg.softmax`, which pipeline=iree raises) is
+    replaced by what its `decomposeOperation` builds (a max reduction, the
+    shifted exp, a sum reduction and the division), as IREE's CPU codegen
+    decomposes it before tiling.
+  }];
+  let dependentDialects = ["mlir::arith::ArithDialect",
+                           "mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TileAndFuseDispatchesPass
     : Pass<"dispatchlab-tile-and-fuse-dispatches", "mlir::func::FuncOp"> {
   let summary = "Tile each dispatch's last op and fuse its producers into "

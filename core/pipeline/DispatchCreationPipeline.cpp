@@ -3,6 +3,7 @@
 #include "core/pipeline/DispatchCreationPipeline.h"
 
 #include "core/support/Timing.h"
+#include "globalopt/Passes.h"
 #include "heuristics/Passes.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -23,15 +24,42 @@ void addCleanup(OpPassManager &pm) {
   pm.addPass(createCSEPass());
 }
 
+// IREE's GlobalOptimization steps before named-op generalization, in its
+// order (GlobalOptimization/Passes.cpp): pipeline=iree only.
+void buildGlobalOptStage(OpPassManager &pm, const HeuristicOptions &options) {
+  addCleanup(pm);
+  if (options.detachElementwise)
+    pm.addPass(globalopt::createDetachElementwiseFromNamedOpsPass());
+  if (options.eraseUnusedOperands)
+    pm.addPass(globalopt::createEraseUnusedLinalgOperandsPass());
+  pm.addPass(createConvertElementwiseToLinalgPass());
+  if (options.raiseSpecialOps)
+    pm.addPass(globalopt::createRaiseSpecialOpsPass());
+  if (options.decomposeConcat) {
+    globalopt::DecomposeConcatPassOptions concat;
+    concat.outerDimConcat = options.outerDimConcat;
+    pm.addPass(globalopt::createDecomposeConcatPass(concat));
+  }
+}
+
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
+// pipeline=iree runs the steps of buildGlobalOptStage first and raises
+// special ops once more after the fold, as IREE's pipeline does at its end.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
+  bool iree = options.pipeline == PipelineMode::Iree;
+  if (iree)
+    buildGlobalOptStage(pm, options);
   if (options.generalizeNamedOps)
     pm.addPass(createGeneralizeNamedOpsPass());
   else
     pm.addPass(createConvertElementwiseToLinalgPass());
   if (options.foldUnitExtentDims)
     pm.addPass(createFoldUnitExtentDimsPass());
+  if (iree && options.raiseSpecialOps) {
+    addCleanup(pm);
+    pm.addPass(globalopt::createRaiseSpecialOpsPass());
+  }
   if (!options.padHandling && !options.fusePadWithProducers) {
     TensorPadToTensorInsertSlicePassOptions pad;
     pad.skipOneLinalgUseCase = options.fusePadWithConsumers;
@@ -76,7 +104,7 @@ void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
 // No canonicalization once dispatches exist: folding would hoist the
 // constants cloned into them back out.
 void buildFormStage(OpPassManager &pm, const HeuristicOptions &options) {
-  bool full = options.pipeline == PipelineMode::Full;
+  bool full = options.pipeline != PipelineMode::Formation;
   if (full)
     pm.addPass(createFormScalarDispatchesPass());
   pm.addPass(createFormDispatchRegionsPass(options));
@@ -111,7 +139,7 @@ llvm::Expected<HeuristicOptions> parsePipelineOptions(StringRef text) {
 void buildDispatchCreationStage(OpPassManager &pm, DispatchCreationStage stage,
                                 const HeuristicOptions &options) {
   // Formation mode runs formation and cloning on the IR as written.
-  bool full = options.pipeline == PipelineMode::Full;
+  bool full = options.pipeline != PipelineMode::Formation;
   switch (stage) {
   case DispatchCreationStage::Prepare:
     if (full)

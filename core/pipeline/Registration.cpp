@@ -12,6 +12,7 @@
 #include "compat/LinalgExtCompatDialect.h"
 #include "compat/TensorExtCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
+#include "globalopt/Passes.h"
 #include "heuristics/DispatchDialect.h"
 #include "heuristics/Passes.h"
 
@@ -50,6 +51,7 @@ void registerDialects(mlir::DialectRegistry &registry) {
 }
 
 void registerPasses() {
+  globalopt::registerGlobalOptPasses();
   registerHeuristicsPasses();
   registerPipelinePasses();
   registerDispatchCreationPipeline();

@@ -1,0 +1,88 @@
+//===- Passes.td - IREE's GlobalOptimization steps ----------*- tablegen -*-===//
+//
+// The GlobalOptimization passes of IREE that change what DispatchCreation
+// sees, each written after IREE's pass of the same name
+// (compiler/src/iree/compiler/GlobalOptimization/). They run on IR outside
+// dispatches only, so they know nothing of the dispatch dialect.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef DISPATCHLAB_GLOBALOPT_PASSES_TD
+#define DISPATCHLAB_GLOBALOPT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RaiseSpecialOpsPass
+    : InterfacePass<"dispatchlab-raise-special-ops",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Raise the max/sub/exp/sum/normalize generic chain to "
+                "linalg.softmax";
+  let description = [{
+    Mirrors the softmax part of IREE's RaiseSpecialOps: a numerically
+    stabilized softmax over the innermost dim, written as generics
+    (max = reduce_max(x) from a -inf or lowest-float fill; x - max; exp;
+    sum = reduce_add(exp) from a zero fill; exp / sum or exp *
+    reciprocal(sum)), becomes one `linalg.softmax` on `x`. Broadcasts of the
+    reduced values are implicit (the operand map drops the innermost loop)
+    or explicit (a pass-through broadcasting generic). The other raisings
+    of IREE's pass (attention, slices, casts) are not modelled.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def DetachElementwiseFromNamedOpsPass
+    : InterfacePass<"dispatchlab-detach-elementwise-from-named-ops",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Give contractions and convolutions a zero-fill init and "
+                "add their former init in a separate elementwise op";
+  let description = [{
+    Mirrors IREE's DetachElementwiseFromNamedOps: a contraction or
+    convolution whose init is computed by a Linalg op other than a fill, or
+    is a non-splat constant, accumulates into a fill of zero instead, and an
+    elementwise generic adds the former init to its result. Splat-constant
+    inits of any Linalg op become empty + fill. Inits that are function
+    arguments or fills stay.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def EraseUnusedLinalgOperandsPass
+    : InterfacePass<"dispatchlab-erase-unused-linalg-operands",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Drop the unused operands and results of linalg.generic ops";
+  let description = [{
+    Mirrors IREE's EraseUnusedLinalgOperands, which is upstream's
+    `populateEraseUnusedOperandsAndResultsPatterns`: inputs the body never
+    reads, duplicated inputs and results nobody uses (with their inits) are
+    removed.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def DecomposeConcatPass
+    : InterfacePass<"dispatchlab-decompose-concat",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Decompose tensor.concat along an inner dim into "
+                "tensor.empty + tensor.insert_slice";
+  let description = [{
+    Mirrors IREE's DecomposeConcat: a concat along a dim other than 0 is
+    decomposed with upstream's `decomposeOperation` (empty, then one
+    insert_slice per input), so each slice can fuse into its producer's
+    dispatch; concats along dim 0 stay (IREE turns them into in-place
+    tensor updates). With `outer-dim-concat` (IREE's
+    `--iree-opt-outer-dim-concat`, on from O1), a concat along a dim after
+    the outermost non-unit dim is first transposed to run along that dim,
+    with linalg.transpose ops on its inputs and result.
+  }];
+  let options = [
+    Option<"outerDimConcat", "outer-dim-concat", "bool", "false",
+           "Transpose inner-dim concats to the outermost non-unit dim first">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+#endif // DISPATCHLAB_GLOBALOPT_PASSES_TD

@@ -1,0 +1,109 @@
+// pipeline=iree runs the GlobalOptimization steps before dispatch creation,
+// each behind its knob; pipeline=full runs none of them.
+//
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree})' | FileCheck %s --check-prefix=IREE
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=full})' | FileCheck %s --check-prefix=FULL
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree raise-special-ops=false detach-elementwise=false decompose-concat=false erase-unused-operands=false})' | FileCheck %s --check-prefix=FULL
+
+// raise-special-ops: the softmax chain becomes one linalg.softmax dispatch;
+// without it, the max and the sum are two reduction roots.
+#id = affine_map<(d0, d1) -> (d0, d1)>
+#row = affine_map<(d0, d1) -> (d0)>
+func.func @softmax(%x: tensor<4x32xf32>) -> tensor<4x32xf32> {
+  %lowest = arith.constant -3.40282347E+38 : f32
+  %zero = arith.constant 0.0 : f32
+  %e1 = tensor.empty() : tensor<4xf32>
+  %e2 = tensor.empty() : tensor<4x32xf32>
+  %mfill = linalg.fill ins(%lowest : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %max = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<4x32xf32>) outs(%mfill : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  %exp = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %max : tensor<4x32xf32>, tensor<4xf32>) outs(%e2 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %s = arith.subf %a, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<4x32xf32>
+  %e = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%exp : tensor<4x32xf32>) outs(%e2 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<4x32xf32>
+  %sfill = linalg.fill ins(%zero : f32) outs(%e1 : tensor<4xf32>) -> tensor<4xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%e : tensor<4x32xf32>) outs(%sfill : tensor<4xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  %r = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%e, %sum : tensor<4x32xf32>, tensor<4xf32>) outs(%e2 : tensor<4x32xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.divf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<4x32xf32>
+  return %r : tensor<4x32xf32>
+}
+// IREE-LABEL: func.func @softmax(
+//       IREE:   dispatch.region
+//  IREE-NEXT:     tensor.empty
+//  IREE-NEXT:     linalg.softmax
+//   IREE-NOT:   dispatch.region
+// FULL-LABEL: func.func @softmax(
+//   FULL-NOT:   linalg.softmax
+//       FULL:   dispatch.region
+//       FULL:   dispatch.region
+//   FULL-NOT:   dispatch.region
+//       FULL:   return
+
+// -----
+
+// detach-elementwise: the matmul accumulates into a zero fill, cloned into
+// its dispatch, and the bias broadcast is added by an epilogue.
+#b = affine_map<(d0, d1) -> (d1)>
+#id = affine_map<(d0, d1) -> (d0, d1)>
+func.func @matmul_bias_init(%a: tensor<4x8xf32>, %w: tensor<8x16xf32>, %bias: tensor<16xf32>) -> tensor<4x16xf32> {
+  %e = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.generic {indexing_maps = [#b, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%bias : tensor<16xf32>) outs(%e : tensor<4x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<4x16xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<4x8xf32>, tensor<8x16xf32>) outs(%init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %mm : tensor<4x16xf32>
+}
+// IREE-LABEL: func.func @matmul_bias_init(
+//       IREE:   dispatch.region
+//       IREE:     linalg.fill
+//       IREE:     %[[MM:.+]] = linalg.matmul
+//       IREE:     linalg.generic {{.*}}ins(%[[MM]], %{{.+}} :
+//       IREE:       arith.addf
+//   IREE-NOT:   dispatch.region
+// FULL-LABEL: func.func @matmul_bias_init(
+//   FULL-NOT:   linalg.fill
+//       FULL:   return
+
+// -----
+
+// decompose-concat: an inner-dim concat becomes insert_slices, here of
+// function arguments into an empty tensor: a copy dispatch each. Without
+// it the concat forms no dispatch at all.
+func.func @inner_concat(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  %c = tensor.concat dim(1) %a, %b : (tensor<4x8xf32>, tensor<4x8xf32>) -> tensor<4x16xf32>
+  return %c : tensor<4x16xf32>
+}
+// IREE-LABEL: func.func @inner_concat(
+//   IREE-NOT:   tensor.concat
+//       IREE:   dispatch.region
+//  IREE-NEXT:     tensor.insert_slice
+//       IREE:   {dispatchlab.kind = "copy"}
+//       IREE:   dispatch.region
+//  IREE-NEXT:     tensor.insert_slice
+//       IREE:   {dispatchlab.kind = "copy"}
+// FULL-LABEL: func.func @inner_concat(
+//   FULL-NOT:   dispatch.region
+//       FULL:   tensor.concat dim(1)
