@@ -51,6 +51,24 @@ struct PivotRequest {
   std::optional<std::string> baseline;
 };
 
+/// How a latency cell was compared with its baseline, as exports name it:
+/// timed in the same rounds (a COMPARE job), or in separate RUN jobs (the
+/// U test).
+inline constexpr llvm::StringLiteral kPairedMethod = "paired";
+inline constexpr llvm::StringLiteral kUnpairedMethod = "u-test";
+
+/// A variant's latency from a COMPARE job: timed against the comparison's
+/// baseline in the same rounds.
+struct PairedCell {
+  std::string baseline;
+  /// Absent for the baseline itself and for identical variants.
+  std::optional<results::PairedRatio> ratio;
+  /// The comparison's verdict, judged again against the host's stored noise
+  /// floor when the comparison measured none of its own.
+  std::string verdict;
+  std::optional<std::string> identicalTo;
+};
+
 struct PivotCell {
   enum class Kind { Value, Failed, Unfinished, Missing };
   Kind kind = Kind::Missing;
@@ -65,6 +83,8 @@ struct PivotCell {
   /// interval against the baseline cell's.
   std::vector<double> samples;
   std::optional<LatencyComparison> comparison;
+  /// Latency from a COMPARE job, instead of `comparison`.
+  std::optional<PairedCell> paired;
 };
 
 /// A geometric mean over the models of one variant: of the ratios with a
