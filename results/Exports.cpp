@@ -101,11 +101,7 @@ struct PivotColumns {
       : relative(pivot.request.baseline.has_value()),
         counts(pivot.request.metric->isCount),
         sampled(pivot.request.metric->isSampled),
-        paired(sampled && llvm::any_of(pivot.cells, [](const auto &row) {
-                 return llvm::any_of(row, [](const PivotCell &cell) {
-                   return cell.paired.has_value();
-                 });
-               })) {}
+        paired(sampled && hasPairedCells(pivot)) {}
   /// Cells carry a ratio and, for latency, how it was tested.
   bool compared() const { return relative || paired; }
 };

@@ -106,6 +106,18 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
   return jobs;
 }
 
+std::optional<std::string> pairedBaseline(const Pivot &pivot) {
+  for (const std::vector<PivotCell> &row : pivot.cells)
+    for (const PivotCell &cell : row)
+      if (cell.paired)
+        return cell.paired->baseline;
+  return std::nullopt;
+}
+
+bool hasPairedCells(const Pivot &pivot) {
+  return pairedBaseline(pivot).has_value();
+}
+
 std::optional<double> geometricMean(const std::vector<double> &values) {
   double logSum = 0;
   int count = 0;

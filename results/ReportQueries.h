@@ -119,6 +119,13 @@ llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
                                  const std::vector<JobRecord> &jobs,
                                  const PivotRequest &request);
 
+/// Whether any cell of `pivot` is a paired latency cell.
+bool hasPairedCells(const Pivot &pivot);
+
+/// The name of the baseline the paired cells of `pivot` were timed against
+/// (the first one's); nothing without paired cells.
+std::optional<std::string> pairedBaseline(const Pivot &pivot);
+
 /// Geometric mean of the positive values; nullopt if there are none.
 std::optional<double> geometricMean(const std::vector<double> &values);
 
