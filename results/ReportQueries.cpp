@@ -237,6 +237,58 @@ static void setPairedRatio(PivotCell &cell) {
   cell.ratio = paired.ratio ? paired.ratio->median() : 1.0;
 }
 
+/// Variant `v`'s summary over the models, setting its cells' ratios (to
+/// `baseline`'s cells, or a paired cell's own) on the way.
+static Summary summarizeVariant(Pivot &pivot, size_t v,
+                                std::optional<size_t> baseline,
+                                const Metric &metric) {
+  std::vector<double> values;
+  // The raw samples behind the ratios the geomean uses.
+  std::vector<RatioSamples> samples;
+  Summary summary;
+  // The bootstrap interval resamples unpaired cells only.
+  bool hasPaired = false;
+  for (std::vector<PivotCell> &row : pivot.cells) {
+    PivotCell &cell = row[v];
+    ++summary.total;
+    if (cell.kind != PivotCell::Kind::Value)
+      continue;
+    if (cell.paired && metric.isSampled) {
+      setPairedRatio(cell);
+      values.push_back(baseline ? *cell.ratio : cell.value);
+      hasPaired = true;
+      continue;
+    }
+    if (!baseline) {
+      values.push_back(cell.value);
+      continue;
+    }
+    cell.isBaseline = v == *baseline;
+    const PivotCell &base = row[*baseline];
+    if (base.kind != PivotCell::Kind::Value)
+      continue;
+    cell.difference = cell.value - base.value;
+    // 0 -> 0 is "no change"; anything -> from 0 has no ratio.
+    if (base.value != 0)
+      cell.ratio = cell.value / base.value;
+    else if (cell.value == 0)
+      cell.ratio = 1.0;
+    if (cell.ratio)
+      values.push_back(*cell.ratio);
+    if (metric.isSampled && !cell.isBaseline && !cell.samples.empty() &&
+        !base.samples.empty())
+      cell.comparison = compareLatency(base.samples, cell.samples);
+    if (cell.ratio && *cell.ratio > 0)
+      samples.push_back({base.samples, cell.samples});
+  }
+  summary.geomean = geometricMean(values);
+  if (baseline && v != *baseline && metric.isSampled && !hasPaired)
+    summary.interval = geomeanRatioInterval(samples);
+  for (double value : values)
+    summary.used += value > 0;
+  return summary;
+}
+
 llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
                                  const std::vector<JobRecord> &jobs,
                                  const PivotRequest &request) {
@@ -270,53 +322,9 @@ llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
     baseline = it->second;
   }
 
-  for (size_t v = 0; v < pivot.variants.size(); ++v) {
-    std::vector<double> values;
-    // The raw samples behind the ratios the geomean uses.
-    std::vector<RatioSamples> samples;
-    Summary summary;
-    // The bootstrap interval resamples unpaired cells only.
-    bool hasPaired = false;
-    for (std::vector<PivotCell> &row : pivot.cells) {
-      PivotCell &cell = row[v];
-      ++summary.total;
-      if (cell.kind != PivotCell::Kind::Value)
-        continue;
-      if (cell.paired && request.metric->isSampled) {
-        setPairedRatio(cell);
-        values.push_back(baseline ? *cell.ratio : cell.value);
-        hasPaired = true;
-        continue;
-      }
-      if (!baseline) {
-        values.push_back(cell.value);
-        continue;
-      }
-      cell.isBaseline = v == *baseline;
-      const PivotCell &base = row[*baseline];
-      if (base.kind != PivotCell::Kind::Value)
-        continue;
-      cell.difference = cell.value - base.value;
-      // 0 -> 0 is "no change"; anything -> from 0 has no ratio.
-      if (base.value != 0)
-        cell.ratio = cell.value / base.value;
-      else if (cell.value == 0)
-        cell.ratio = 1.0;
-      if (cell.ratio)
-        values.push_back(*cell.ratio);
-      if (request.metric->isSampled && !cell.isBaseline &&
-          !cell.samples.empty() && !base.samples.empty())
-        cell.comparison = compareLatency(base.samples, cell.samples);
-      if (cell.ratio && *cell.ratio > 0)
-        samples.push_back({base.samples, cell.samples});
-    }
-    summary.geomean = geometricMean(values);
-    if (baseline && v != *baseline && request.metric->isSampled && !hasPaired)
-      summary.interval = geomeanRatioInterval(samples);
-    for (double value : values)
-      summary.used += value > 0;
-    pivot.summaries.push_back(summary);
-  }
+  for (size_t v = 0; v < pivot.variants.size(); ++v)
+    pivot.summaries.push_back(
+        summarizeVariant(pivot, v, baseline, *request.metric));
   if (!request.metric->isSampled)
     return pivot;
   bool unpaired = llvm::any_of(pivot.cells, [](const auto &row) {
