@@ -336,6 +336,11 @@ llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
     addLatencyNotes(pivot, *baseline);
   for (std::string &note : pairedNotes(jobs))
     pivot.notes.push_back(std::move(note));
+  std::optional<std::string> pairedTo = pairedBaseline(pivot);
+  if (request.baseline && pairedTo && *pairedTo != *request.baseline)
+    pivot.notes.push_back("paired cells stay relative to " + *pairedTo +
+                          ", not --baseline " + *request.baseline +
+                          ": only it was timed in the same rounds");
   return pivot;
 }
 

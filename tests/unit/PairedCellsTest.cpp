@@ -99,3 +99,16 @@ TEST(PairedCellsTest, ThePivotShowsTheMethodPerCell) {
             std::string::npos)
       << pivot->notes.back();
 }
+
+TEST(PairedCellsTest, AnotherBaselineLeavesPairedCellsAgainstTheirOwn) {
+  PivotRequest request;
+  request.metric = &latency();
+  request.baseline = "b";
+  llvm::Expected<Pivot> pivot =
+      buildPivot({1, "s"}, {comparisonJob(false)}, request);
+  ASSERT_TRUE(static_cast<bool>(pivot)) << llvm::toString(pivot.takeError());
+  EXPECT_DOUBLE_EQ(*pivot->cells[0][1].ratio, 1.03);
+  EXPECT_EQ(pivot->notes.back(), "paired cells stay relative to a, not "
+                                 "--baseline b: only it was timed in the "
+                                 "same rounds");
+}
