@@ -2,15 +2,19 @@
 
 #include "coordinator/SweepExpander.h"
 
+#include "coordinator/ComparedVariants.h"
 #include "coordinator/SweepSpec.h"
 
 #include "core/support/Provenance.h"
 #include "heuristics/HeuristicOptions.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/SHA256.h"
+
+#include <algorithm>
 
 namespace dispatchlab {
 
@@ -51,6 +55,18 @@ std::string toString(const sweep::Measurement &measurement) {
   if (measurement.warmup_seconds() > 0)
     text +=
         llvm::formatv("warmup_seconds={0:e16}\n", measurement.warmup_seconds());
+  if (measurement.target_ci_percent() > 0)
+    text += llvm::formatv("target_ci_percent={0:e16}\n",
+                          measurement.target_ci_percent());
+  if (measurement.budget_seconds() > 0)
+    text +=
+        llvm::formatv("budget_seconds={0:e16}\n", measurement.budget_seconds());
+  if (measurement.max_load() > 0)
+    text += llvm::formatv("max_load={0:e16}\n", measurement.max_load());
+  if (measurement.aa())
+    text += "aa=true\n";
+  if (measurement.order_seed() > 0)
+    text += llvm::formatv("order_seed={0}\n", measurement.order_seed());
   return text;
 }
 
@@ -163,7 +179,7 @@ std::string jobCpuClass(sweep::JobKind kind,
   // Compile jobs only count dispatches, which dispatch formation decides
   // without looking at the target: their results are shared across CPU
   // classes. Test kinds measure nothing.
-  if (kind != sweep::RUN)
+  if (kind != sweep::RUN && kind != sweep::COMPARE)
     return "";
   return measurement.cpu_class().empty() ? context.cpuClass
                                          : measurement.cpu_class();
@@ -185,6 +201,41 @@ std::string contentKey(llvm::StringRef modelHash,
           .str());
 }
 
+llvm::Expected<std::vector<ResolvedVariant>>
+comparedVariants(const sweep::SweepSpec &spec,
+                 llvm::ArrayRef<ResolvedVariant> variants) {
+  std::vector<ResolvedVariant> compared;
+  for (const ResolvedVariant &variant : variants)
+    if (variant.kind == sweep::COMPARE)
+      compared.push_back(variant);
+  if (compared.empty() || spec.baseline().empty())
+    return compared;
+  auto baseline = llvm::find_if(compared, [&](const ResolvedVariant &variant) {
+    return variant.name == spec.baseline();
+  });
+  if (baseline == compared.end())
+    return llvm::createStringError(
+        llvm::formatv("baseline '{0}' is not a COMPARE variant of the sweep "
+                      "(they are: {1})",
+                      spec.baseline(),
+                      llvm::join(llvm::map_range(compared,
+                                                 [](const ResolvedVariant &v) {
+                                                   return v.name;
+                                                 }),
+                                 ", "))
+            .str());
+  std::rotate(compared.begin(), baseline, baseline + 1);
+  return compared;
+}
+
+ResolvedVariant comparisonJob(llvm::ArrayRef<ResolvedVariant> compared) {
+  std::vector<std::string> names;
+  for (const ResolvedVariant &variant : compared)
+    names.push_back(variant.name);
+  return {"compare: " + llvm::join(names, " | "), sweep::COMPARE,
+          compared.front().preset, formatComparedVariants(compared)};
+}
+
 llvm::Expected<std::vector<ExpandedJob>>
 expandSweep(const sweep::SweepSpec &spec, llvm::ArrayRef<ModelContent> models,
             const KeyContext &context) {
@@ -196,6 +247,18 @@ expandSweep(const sweep::SweepSpec &spec, llvm::ArrayRef<ModelContent> models,
   llvm::Expected<std::vector<ResolvedVariant>> variants = resolveVariants(spec);
   if (!variants)
     return variants.takeError();
+  llvm::Expected<std::vector<ResolvedVariant>> compared =
+      comparedVariants(spec, *variants);
+  if (!compared)
+    return compared.takeError();
+  // The model's jobs: one per variant of another kind, one for all the
+  // compared ones.
+  std::vector<ResolvedVariant> perModel;
+  for (const ResolvedVariant &variant : *variants)
+    if (variant.kind != sweep::COMPARE)
+      perModel.push_back(variant);
+  if (!compared->empty())
+    perModel.push_back(comparisonJob(*compared));
   sweep::Measurement measurement = withDefaults(spec.measurement());
   std::vector<ExpandedJob> jobs;
   llvm::StringMap<bool> seenModels;
@@ -207,7 +270,7 @@ expandSweep(const sweep::SweepSpec &spec, llvm::ArrayRef<ModelContent> models,
                         "model of the sweep",
                         model.name)
               .str());
-    for (const ResolvedVariant &variant : *variants)
+    for (const ResolvedVariant &variant : perModel)
       jobs.push_back({model.name, hash, variant, measurement,
                       contentKey(hash, variant, measurement, context),
                       jobCpuClass(variant.kind, measurement, context)});

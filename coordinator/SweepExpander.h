@@ -1,7 +1,8 @@
 //===- SweepExpander.h - a sweep spec as jobs with content keys -*- C++ -*-===//
 //
 // Turns a valid spec into its jobs: every model crossed with every variant
-// (the explicit ones, then the cartesian product of the axes), each with
+// (the explicit ones, then the cartesian product of the axes; the COMPARE
+// variants together as one job per model), each with
 // options resolved to the canonical HeuristicOptions text and a content key
 // that names the result it produces.
 //
@@ -80,6 +81,17 @@ std::string jobCpuClass(sweep::JobKind kind,
                         const sweep::Measurement &measurement,
                         const KeyContext &context);
 
+/// The variants of kind COMPARE, in spec order except that the baseline
+/// (`spec.baseline`, default the first) is first; an unknown baseline is an
+/// error naming the variants.
+llvm::Expected<std::vector<ResolvedVariant>>
+comparedVariants(const sweep::SweepSpec &spec,
+                 llvm::ArrayRef<ResolvedVariant> variants);
+
+/// The one job of a model timing `compared` (baseline first) against each
+/// other: named "compare: A | B", its options formatComparedVariants'.
+ResolvedVariant comparisonJob(llvm::ArrayRef<ResolvedVariant> compared);
+
 /// Hash of everything that determines a job's result (the CPU class only
 /// where jobCpuClass names one).
 std::string contentKey(llvm::StringRef modelHash,
@@ -88,7 +100,8 @@ std::string contentKey(llvm::StringRef modelHash,
                        const KeyContext &context);
 
 /// Every job of `spec`, models in spec order, each crossed with every
-/// variant. `models` holds the content of `spec.models()`, same order.
+/// variant, except that a model's COMPARE variants are one job (last). `models`
+/// holds the content of `spec.models()`, same order.
 llvm::Expected<std::vector<ExpandedJob>>
 expandSweep(const sweep::SweepSpec &spec, llvm::ArrayRef<ModelContent> models,
             const KeyContext &context);

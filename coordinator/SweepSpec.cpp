@@ -2,6 +2,8 @@
 
 #include "coordinator/SweepSpec.h"
 
+#include "coordinator/SweepExpander.h"
+
 #include "heuristics/HeuristicOptions.h"
 
 #include "google/protobuf/io/tokenizer.h"
@@ -82,6 +84,7 @@ public:
                               std::optional<double> most = std::nullopt,
                               llvm::StringRef why = "");
   void checkMemoryLimit(const Path &path, uint64_t megabytes);
+  void checkComparison(const sweep::SweepSpec &spec);
 
   std::vector<SpecIssue> issues;
 };
@@ -169,6 +172,36 @@ void Checker::checkMeasurement(const sweep::Measurement &measurement,
                          measurement.warmup_seconds());
   checkMemoryLimit(child(at, type, "memory_limit_mb"),
                    measurement.memory_limit_mb());
+  checkFiniteNonNegative(child(at, type, "target_ci_percent"),
+                         measurement.target_ci_percent());
+  checkFiniteNonNegative(child(at, type, "budget_seconds"),
+                         measurement.budget_seconds());
+  checkFiniteNonNegative(child(at, type, "max_load"), measurement.max_load());
+}
+
+/// A COMPARE sweep's baseline names one of its COMPARE variants, and there
+/// is something to compare. Only asked once every variant resolves.
+void Checker::checkComparison(const sweep::SweepSpec &spec) {
+  const auto *type = sweep::SweepSpec::descriptor();
+  llvm::Expected<std::vector<ResolvedVariant>> variants = resolveVariants(spec);
+  if (!variants) {
+    report({{field(type, "variants"), -1}},
+           llvm::toString(variants.takeError()));
+    return;
+  }
+  llvm::Expected<std::vector<ResolvedVariant>> compared =
+      comparedVariants(spec, *variants);
+  if (!compared) {
+    report({{field(type, "baseline"), -1}},
+           llvm::toString(compared.takeError()));
+    return;
+  }
+  if (compared->empty() && !spec.baseline().empty())
+    report({{field(type, "baseline"), -1}},
+           "a baseline is only read by kind: COMPARE");
+  else if (compared->size() == 1 && !spec.measurement().aa())
+    report({{field(type, "kind"), -1}},
+           "a COMPARE sweep needs two variants, or one and measurement.aa");
 }
 
 /// 0 is the default; below the floor the child fails to start and looks
@@ -216,6 +249,13 @@ std::vector<SpecIssue> validateSweepSpec(const sweep::SweepSpec &spec) {
 
   checker.checkMeasurement(spec.measurement(),
                            {{field(specType, "measurement"), -1}});
+  bool compares =
+      spec.kind() == sweep::COMPARE || !spec.baseline().empty() ||
+      llvm::any_of(spec.variants(), [](const sweep::Variant &variant) {
+        return variant.kind() == sweep::COMPARE;
+      });
+  if (compares && checker.issues.empty())
+    checker.checkComparison(spec);
   return std::move(checker.issues);
 }
 

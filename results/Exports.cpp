@@ -4,6 +4,7 @@
 
 #include "results/Csv.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"
 
 #include <charconv>
@@ -94,10 +95,15 @@ namespace {
 /// Which optional columns a pivot's export has.
 struct PivotColumns {
   bool relative, counts, sampled;
+  /// Latency cells from COMPARE jobs: ratios even without a baseline.
+  bool paired;
   explicit PivotColumns(const Pivot &pivot)
       : relative(pivot.request.baseline.has_value()),
         counts(pivot.request.metric->isCount),
-        sampled(pivot.request.metric->isSampled) {}
+        sampled(pivot.request.metric->isSampled),
+        paired(sampled && hasPairedCells(pivot)) {}
+  /// Cells carry a ratio and, for latency, how it was tested.
+  bool compared() const { return relative || paired; }
 };
 } // namespace
 
@@ -107,15 +113,16 @@ static std::vector<std::string> pivotColumnNames(const Pivot &pivot) {
       fields::kModel.name.str(), fields::kVariant.name.str(),
       fields::kState.name.str(), fields::kFailure.name.str(),
       pivot.request.metric->column.str()};
-  if (has.relative)
+  if (has.compared())
     names.push_back(fields::kRatio.name.str());
   if (has.relative && has.counts)
     names.push_back(fields::kDifference.name.str());
   if (has.sampled)
     names.push_back(fields::kSamples.name.str());
-  if (has.relative && has.sampled)
-    for (const ExportField *field : {&fields::kCiLow, &fields::kCiHigh,
-                                     &fields::kPValue, &fields::kSignificant})
+  if (has.compared() && has.sampled)
+    for (const ExportField *field :
+         {&fields::kCiLow, &fields::kCiHigh, &fields::kPValue,
+          &fields::kSignificant, &fields::kMethod, &fields::kVerdict})
       names.push_back(field->name.str());
   return names;
 }
@@ -138,6 +145,20 @@ static const char *cellState(const PivotCell &cell) {
   return "missing";
 }
 
+/// A paired cell's interval, test, method and verdict.
+static void appendPaired(const PairedCell &paired,
+                         std::vector<TypedValue> &row) {
+  const results::PairedRatio *ratio = paired.ratio ? &*paired.ratio : nullptr;
+  row.push_back(ratio ? TypedValue(ratio->ci_low()) : TypedValue());
+  row.push_back(ratio ? TypedValue(ratio->ci_high()) : TypedValue());
+  row.push_back(ratio ? TypedValue(ratio->p_value()) : TypedValue());
+  row.push_back(ratio ? TypedValue(paired.verdict == "faster" ||
+                                   paired.verdict == "slower")
+                      : TypedValue());
+  row.push_back(kPairedMethod.str());
+  row.push_back(paired.verdict);
+}
+
 /// A cell's numbers against its baseline: absent fields stay null.
 static void appendComparison(const PivotCell &cell, PivotColumns has,
                              const Metric &metric,
@@ -149,6 +170,10 @@ static void appendComparison(const PivotCell &cell, PivotColumns has,
   if (!has.sampled)
     return;
   row.push_back(static_cast<int64_t>(cell.samples.size()));
+  if (cell.paired) {
+    appendPaired(*cell.paired, row);
+    return;
+  }
   const LatencyComparison *comparison =
       cell.comparison && cell.comparison->test ? &*cell.comparison : nullptr;
   std::optional<Interval> interval =
@@ -159,6 +184,8 @@ static void appendComparison(const PivotCell &cell, PivotColumns has,
                            : TypedValue());
   row.push_back(comparison ? TypedValue(comparison->significant())
                            : TypedValue());
+  row.push_back(comparison ? TypedValue(kUnpairedMethod.str()) : TypedValue());
+  row.push_back(TypedValue());
 }
 
 static std::vector<TypedValue>
@@ -175,7 +202,7 @@ pivotRow(const Pivot &pivot, const PivotCell &cell, size_t m, size_t v) {
     row.resize(pivotColumnNames(pivot).size());
     return row;
   }
-  if (has.relative) {
+  if (has.compared()) {
     appendComparison(cell, has, metric, row);
   } else if (has.sampled) {
     row.push_back(static_cast<int64_t>(cell.samples.size()));
@@ -198,13 +225,13 @@ static llvm::json::Object pivotUnits(const Pivot &pivot) {
   const Metric &metric = *pivot.request.metric;
   llvm::StringRef metricUnit = metric.unit.empty() ? "count" : metric.unit;
   llvm::json::Object units{{metric.column, metricUnit}};
-  if (has.relative)
+  if (has.compared())
     units[fields::kRatio.name] = fields::kRatio.unit;
   if (has.relative && has.counts)
     units[fields::kDifference.name] = metricUnit;
   if (has.sampled)
     units[fields::kSamples.name] = "count";
-  if (has.relative && has.sampled)
+  if (has.compared() && has.sampled)
     for (const ExportField *field :
          {&fields::kCiLow, &fields::kCiHigh, &fields::kPValue})
       units[field->name] = field->unit;

@@ -175,6 +175,21 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
          formatPValue(comparison->test->pValue);
 }
 
+/// "0.996x [0.989, 1.008] p=0.950 within noise (paired)": always against
+/// the comparison's own baseline.
+static std::string formatPairedCell(const PivotCell &cell) {
+  const PairedCell &paired = *cell.paired;
+  if (paired.identicalTo)
+    return "identical to " + *paired.identicalTo + " (paired)";
+  if (!paired.ratio)
+    return formatDuration(cell.value) + " (paired baseline)";
+  const results::PairedRatio &ratio = *paired.ratio;
+  return formatRatioInterval(ratio.median(),
+                             Interval{ratio.ci_low(), ratio.ci_high()}) +
+         " " + formatPValue(ratio.p_value()) + " " + paired.verdict +
+         " (paired)";
+}
+
 std::string formatPivotCell(const PivotCell &cell, const Metric &metric,
                             bool relative) {
   switch (cell.kind) {
@@ -186,6 +201,8 @@ std::string formatPivotCell(const PivotCell &cell, const Metric &metric,
   case PivotCell::Kind::Value:
     break;
   }
+  if (cell.paired && metric.isSampled)
+    return formatPairedCell(cell);
   std::string value = formatNumber(cell.value, metric);
   if (!relative || cell.isBaseline)
     return value;

@@ -96,6 +96,25 @@ struct SpeedupScale {
 };
 } // namespace
 
+/// A latency cell's interval of its ratio: the paired one of a COMPARE
+/// result, else the U test's.
+static std::optional<Interval> ratioInterval(const PivotCell &cell) {
+  if (cell.paired)
+    return cell.paired->ratio
+               ? std::optional(Interval{cell.paired->ratio->ci_low(),
+                                        cell.paired->ratio->ci_high()})
+               : std::nullopt;
+  return cell.comparison ? cell.comparison->interval : std::nullopt;
+}
+
+/// Drawn solid: a paired verdict of faster or slower, or a significant U
+/// test.
+static bool isSignificant(const PivotCell &cell) {
+  if (cell.paired)
+    return cell.paired->verdict == "faster" || cell.paired->verdict == "slower";
+  return cell.comparison && cell.comparison->significant();
+}
+
 static double largestSpeedup(const Pivot &pivot, llvm::ArrayRef<size_t> shown) {
   double largest = 1;
   for (const std::vector<PivotCell> &row : pivot.cells)
@@ -105,8 +124,8 @@ static double largestSpeedup(const Pivot &pivot, llvm::ArrayRef<size_t> shown) {
           *cell.ratio <= 0)
         continue;
       largest = std::max(largest, 1 / *cell.ratio);
-      if (cell.comparison && cell.comparison->interval)
-        largest = std::max(largest, 1 / cell.comparison->interval->low);
+      if (std::optional<Interval> interval = ratioInterval(cell))
+        largest = std::max(largest, 1 / interval->low);
     }
   return largest * 1.1;
 }
@@ -124,7 +143,7 @@ static void printSpeedupBar(const Pivot &pivot, size_t m, size_t v, int y,
     return;
   }
   double speedup = 1 / *cell.ratio;
-  bool significant = cell.comparison && cell.comparison->significant();
+  bool significant = isSignificant(cell);
   os << llvm::formatv(
       "<rect class=\"bar\" x=\"{0}\" y=\"{1}\" width=\"{2:F1}\" "
       "height=\"{3}\" fill=\"{4}\" fill-opacity=\"{5}\"><title>{6} / "
@@ -133,9 +152,9 @@ static void printSpeedupBar(const Pivot &pivot, size_t m, size_t v, int y,
       kColors[v % 8], significant ? "1" : "0.35", htmlEscape(pivot.models[m]),
       htmlEscape(pivot.variants[v]), speedup, htmlEscape(text));
   double right = scale.x(speedup);
-  if (cell.comparison && cell.comparison->interval) {
-    double low = scale.x(1 / cell.comparison->interval->high);
-    double high = scale.x(1 / cell.comparison->interval->low);
+  if (std::optional<Interval> interval = ratioInterval(cell)) {
+    double low = scale.x(1 / interval->high);
+    double high = scale.x(1 / interval->low);
     double middle = y + (barHeight - 3) / 2.0;
     os << llvm::formatv(
         "<path class=\"error-bar\" d=\"M{0:F1},{1:F1}H{2:F1}M{0:F1},{3:F1}"
@@ -143,9 +162,12 @@ static void printSpeedupBar(const Pivot &pivot, size_t m, size_t v, int y,
         low, middle, high, middle - 4, middle + 4);
     right = std::max(right, high);
   }
+  std::string verdict = cell.paired ? " (paired: " + cell.paired->verdict + ")"
+                        : significant ? ""
+                                      : " (not significant)";
   os << llvm::formatv("<text x=\"{0:F1}\" y=\"{1}\">{2:F2}x{3}</text>\n",
                       right + 4, y + barHeight - 4, speedup,
-                      significant ? "" : " (not significant)");
+                      htmlEscape(verdict));
 }
 
 /// Latency relative to the baseline as speedup (baseline / variant median,
@@ -155,8 +177,13 @@ static void printSpeedupBar(const Pivot &pivot, size_t m, size_t v, int y,
 void printSpeedupChart(const Pivot &pivot, llvm::raw_ostream &os) {
   const int labelWidth = chartLabelWidth(pivot),
             barHeight = SpeedupScale::kBarHeight, gap = 10;
-  size_t baseline = llvm::find(pivot.variants, *pivot.request.baseline) -
-                    pivot.variants.begin();
+  // Paired cells are against their comparison's baseline, whatever
+  // --baseline says.
+  std::string baselineName = pivot.request.baseline
+                                 ? *pivot.request.baseline
+                                 : pairedBaseline(pivot).value_or("");
+  size_t baseline =
+      llvm::find(pivot.variants, baselineName) - pivot.variants.begin();
   std::vector<size_t> shown;
   for (size_t v = 0; v < pivot.variants.size(); ++v)
     if (v != baseline)
@@ -191,7 +218,7 @@ void printSpeedupChart(const Pivot &pivot, llvm::raw_ostream &os) {
       "stroke=\"#888\" stroke-dasharray=\"4 3\"/><text x=\"{0:F1}\" "
       "y=\"{3}\" text-anchor=\"middle\">1x = {4}</text>\n",
       scale.x(1), legendHeight - 6, height - 14, height - 2,
-      htmlEscape(pivot.variants[baseline]));
+      htmlEscape(baselineName));
   os << "</svg>\n";
 }
 

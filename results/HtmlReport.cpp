@@ -167,11 +167,18 @@ static void printTable(const HtmlTable &table, llvm::raw_ostream &os) {
 
 static void printCharts(const Pivot &pivot, const Pivot *dispatches,
                         llvm::raw_ostream &os) {
-  if (pivot.request.baseline && pivot.request.metric->isSampled) {
-    os << "<h2>latency speedup over " << htmlEscape(*pivot.request.baseline)
+  bool paired = pivot.request.metric->isSampled && hasPairedCells(pivot);
+  if ((pivot.request.baseline && pivot.request.metric->isSampled) || paired) {
+    os << "<h2>latency speedup over "
+       << htmlEscape(pivot.request.baseline ? *pivot.request.baseline
+                                            : *pairedBaseline(pivot))
        << " (baseline / variant median; error bars: "
        << llvm::formatv("{0:F0}", 100 * (1 - kSignificanceAlpha))
-       << "% confidence interval; pale: not significant)</h2>\n";
+       << "% confidence interval; pale: not significant"
+       << (paired ? "; paired: timed in the same rounds as their "
+                    "comparison's baseline, judged against the noise floor"
+                  : "")
+       << ")</h2>\n";
     printSpeedupChart(pivot, os);
   } else {
     os << "<h2>" << htmlEscape(pivot.request.metric->name)

@@ -10,6 +10,7 @@
 #define DISPATCHLAB_RESULTS_JOBRECORD_H
 
 #include "proto/results.pb.h"
+#include "results/NoiseFloor.h"
 
 #include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/StringRef.h"
@@ -33,6 +34,9 @@ struct JobRecord {
   std::string preset, options, provenanceJson;
   /// When its result was recorded (unix seconds), 0 without one.
   double createdAt = 0;
+  /// A comparison's: the noise floor that judges it
+  /// (ResultStore::noiseFloorFor), if one was measured.
+  std::optional<NoiseFloor> noiseFloor;
 
   /// The stored stats as their record, if the job has a result whose stats
   /// parse as one.

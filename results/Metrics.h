@@ -79,6 +79,12 @@ inline constexpr ExportField kCiHigh{"ci_high", "1"};
 /// Two-sided Mann-Whitney U test against the baseline's samples.
 inline constexpr ExportField kPValue{"p_value", "1"};
 inline constexpr ExportField kSignificant{"significant", ""};
+/// How a latency cell was compared: "paired" (a COMPARE job's rounds) or
+/// "u-test" (separate RUN jobs); see ReportQueries.h.
+inline constexpr ExportField kMethod{"method", ""};
+/// A paired cell's verdict: "faster", "slower", "within noise", "no
+/// significant difference", "identical" or "baseline".
+inline constexpr ExportField kVerdict{"verdict", ""};
 } // namespace export_fields
 
 } // namespace dispatchlab

@@ -2,6 +2,8 @@
 
 #include "results/ReportQueries.h"
 
+#include "results/PairedCells.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -11,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 namespace dispatchlab {
 
@@ -75,11 +78,14 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
       "COALESCE(r.stats_json, ''), r.id, COALESCE(r.wall_seconds, 0), "
       "j.preset, j.options, "
       "COALESCE(r.provenance_json, j.provenance_json, ''), "
-      "COALESCE(r.created_at, 0) "
+      "COALESCE(r.created_at, 0), "
+      "CASE WHEN json_valid(r.stats_json) THEN "
+      "json_type(r.stats_json, '$.comparison') = 'object' END "
       "FROM jobs j LEFT JOIN results r ON r.id = j.result_id "
       "WHERE j.sweep_id = ?1 ORDER BY j.id");
   query.bind(1, sweepId);
   std::vector<JobRecord> jobs;
+  std::vector<size_t> comparisons;
   while (query.step()) {
     JobRecord job{query.getText(0), query.getText(1), query.getText(2),
                   query.getText(3), query.getText(4)};
@@ -90,10 +96,26 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
     job.options = query.getText(8);
     job.provenanceJson = query.getText(9);
     job.createdAt = query.getDouble(10);
+    if (!query.isNull(11) && query.getInt(11))
+      comparisons.push_back(jobs.size());
     jobs.push_back(std::move(job));
   }
   query.reset();
+  for (size_t index : comparisons)
+    jobs[index].noiseFloor = store.noiseFloorFor(*jobs[index].resultId);
   return jobs;
+}
+
+std::optional<std::string> pairedBaseline(const Pivot &pivot) {
+  for (const std::vector<PivotCell> &row : pivot.cells)
+    for (const PivotCell &cell : row)
+      if (cell.paired)
+        return cell.paired->baseline;
+  return std::nullopt;
+}
+
+bool hasPairedCells(const Pivot &pivot) {
+  return pairedBaseline(pivot).has_value();
 }
 
 std::optional<double> geometricMean(const std::vector<double> &values) {
@@ -148,7 +170,8 @@ static void addLatencyNotes(Pivot &pivot, size_t baseline) {
   for (size_t m = 0; m < pivot.models.size(); ++m)
     for (size_t v = 0; v < pivot.variants.size(); ++v) {
       const PivotCell &cell = pivot.cells[m][v];
-      if (v == baseline || cell.kind != PivotCell::Kind::Value || !cell.ratio)
+      if (v == baseline || cell.kind != PivotCell::Kind::Value || !cell.ratio ||
+          cell.paired)
         continue;
       if (!cell.comparison) {
         unsampled = true;
@@ -197,6 +220,75 @@ static void addLatencyNotes(Pivot &pivot, size_t baseline) {
         llvm::join(unstable, ", "));
 }
 
+/// The (variant, cell) pairs of `job`: one, or one per compared variant
+/// of a COMPARE job's result.
+static std::vector<std::pair<std::string, PivotCell>>
+cellsOf(const JobRecord &job, const Metric &metric) {
+  if (std::optional<results::Comparison> comparison = comparisonOf(job))
+    return pairedCells(job, *comparison, metric);
+  return {{job.variant, makeCell(job, metric)}};
+}
+
+/// A paired latency cell's ratio is the comparison's, whatever the
+/// report's baseline: its baseline was timed in the same rounds.
+static void setPairedRatio(PivotCell &cell) {
+  const PairedCell &paired = *cell.paired;
+  cell.isBaseline = !paired.ratio && !paired.identicalTo;
+  cell.ratio = paired.ratio ? paired.ratio->median() : 1.0;
+}
+
+/// Variant `v`'s summary over the models, setting its cells' ratios (to
+/// `baseline`'s cells, or a paired cell's own) on the way.
+static Summary summarizeVariant(Pivot &pivot, size_t v,
+                                std::optional<size_t> baseline,
+                                const Metric &metric) {
+  std::vector<double> values;
+  // The raw samples behind the ratios the geomean uses.
+  std::vector<RatioSamples> samples;
+  Summary summary;
+  // The bootstrap interval resamples unpaired cells only.
+  bool hasPaired = false;
+  for (std::vector<PivotCell> &row : pivot.cells) {
+    PivotCell &cell = row[v];
+    ++summary.total;
+    if (cell.kind != PivotCell::Kind::Value)
+      continue;
+    if (cell.paired && metric.isSampled) {
+      setPairedRatio(cell);
+      values.push_back(baseline ? *cell.ratio : cell.value);
+      hasPaired = true;
+      continue;
+    }
+    if (!baseline) {
+      values.push_back(cell.value);
+      continue;
+    }
+    cell.isBaseline = v == *baseline;
+    const PivotCell &base = row[*baseline];
+    if (base.kind != PivotCell::Kind::Value)
+      continue;
+    cell.difference = cell.value - base.value;
+    // 0 -> 0 is "no change"; anything -> from 0 has no ratio.
+    if (base.value != 0)
+      cell.ratio = cell.value / base.value;
+    else if (cell.value == 0)
+      cell.ratio = 1.0;
+    if (cell.ratio)
+      values.push_back(*cell.ratio);
+    if (metric.isSampled && !cell.isBaseline && !cell.samples.empty() &&
+        !base.samples.empty())
+      cell.comparison = compareLatency(base.samples, cell.samples);
+    if (cell.ratio && *cell.ratio > 0)
+      samples.push_back({base.samples, cell.samples});
+  }
+  summary.geomean = geometricMean(values);
+  if (baseline && v != *baseline && metric.isSampled && !hasPaired)
+    summary.interval = geomeanRatioInterval(samples);
+  for (double value : values)
+    summary.used += value > 0;
+  return summary;
+}
+
 llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
                                  const std::vector<JobRecord> &jobs,
                                  const PivotRequest &request) {
@@ -204,17 +296,21 @@ llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
   pivot.sweep = sweep;
   pivot.request = request;
   std::map<std::string, size_t> modelIndex, variantIndex;
+  std::vector<std::tuple<size_t, size_t, PivotCell>> placed;
   for (const JobRecord &job : jobs) {
     if (modelIndex.emplace(job.model, pivot.models.size()).second)
       pivot.models.push_back(job.model);
-    if (variantIndex.emplace(job.variant, pivot.variants.size()).second)
-      pivot.variants.push_back(job.variant);
+    for (auto &[variant, cell] : cellsOf(job, *request.metric)) {
+      if (variantIndex.emplace(variant, pivot.variants.size()).second)
+        pivot.variants.push_back(variant);
+      placed.emplace_back(modelIndex[job.model], variantIndex[variant],
+                          std::move(cell));
+    }
   }
   pivot.cells.assign(pivot.models.size(),
                      std::vector<PivotCell>(pivot.variants.size()));
-  for (const JobRecord &job : jobs)
-    pivot.cells[modelIndex[job.model]][variantIndex[job.variant]] =
-        makeCell(job, *request.metric);
+  for (auto &[model, variant, cell] : placed)
+    pivot.cells[model][variant] = std::move(cell);
 
   std::optional<size_t> baseline;
   if (request.baseline) {
@@ -226,47 +322,25 @@ llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
     baseline = it->second;
   }
 
-  for (size_t v = 0; v < pivot.variants.size(); ++v) {
-    std::vector<double> values;
-    // The raw samples behind the ratios the geomean uses.
-    std::vector<RatioSamples> samples;
-    Summary summary;
-    for (std::vector<PivotCell> &row : pivot.cells) {
-      PivotCell &cell = row[v];
-      ++summary.total;
-      if (cell.kind != PivotCell::Kind::Value)
-        continue;
-      if (!baseline) {
-        values.push_back(cell.value);
-        continue;
-      }
-      cell.isBaseline = v == *baseline;
-      const PivotCell &base = row[*baseline];
-      if (base.kind != PivotCell::Kind::Value)
-        continue;
-      cell.difference = cell.value - base.value;
-      // 0 -> 0 is "no change"; anything -> from 0 has no ratio.
-      if (base.value != 0)
-        cell.ratio = cell.value / base.value;
-      else if (cell.value == 0)
-        cell.ratio = 1.0;
-      if (cell.ratio)
-        values.push_back(*cell.ratio);
-      if (request.metric->isSampled && !cell.isBaseline &&
-          !cell.samples.empty() && !base.samples.empty())
-        cell.comparison = compareLatency(base.samples, cell.samples);
-      if (cell.ratio && *cell.ratio > 0)
-        samples.push_back({base.samples, cell.samples});
-    }
-    summary.geomean = geometricMean(values);
-    if (baseline && v != *baseline && request.metric->isSampled)
-      summary.interval = geomeanRatioInterval(samples);
-    for (double value : values)
-      summary.used += value > 0;
-    pivot.summaries.push_back(summary);
-  }
-  if (baseline && request.metric->isSampled)
+  for (size_t v = 0; v < pivot.variants.size(); ++v)
+    pivot.summaries.push_back(
+        summarizeVariant(pivot, v, baseline, *request.metric));
+  if (!request.metric->isSampled)
+    return pivot;
+  bool unpaired = llvm::any_of(pivot.cells, [](const auto &row) {
+    return llvm::any_of(row, [](const PivotCell &cell) {
+      return cell.kind == PivotCell::Kind::Value && !cell.paired;
+    });
+  });
+  if (baseline && unpaired)
     addLatencyNotes(pivot, *baseline);
+  for (std::string &note : pairedNotes(jobs))
+    pivot.notes.push_back(std::move(note));
+  std::optional<std::string> pairedTo = pairedBaseline(pivot);
+  if (request.baseline && pairedTo && *pairedTo != *request.baseline)
+    pivot.notes.push_back("paired cells stay relative to " + *pairedTo +
+                          ", not --baseline " + *request.baseline +
+                          ": only it was timed in the same rounds");
   return pivot;
 }
 

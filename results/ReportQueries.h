@@ -51,6 +51,24 @@ struct PivotRequest {
   std::optional<std::string> baseline;
 };
 
+/// How a latency cell was compared with its baseline, as exports name it:
+/// timed in the same rounds (a COMPARE job), or in separate RUN jobs (the
+/// U test).
+inline constexpr llvm::StringLiteral kPairedMethod = "paired";
+inline constexpr llvm::StringLiteral kUnpairedMethod = "u-test";
+
+/// A variant's latency from a COMPARE job: timed against the comparison's
+/// baseline in the same rounds.
+struct PairedCell {
+  std::string baseline;
+  /// Absent for the baseline itself and for identical variants.
+  std::optional<results::PairedRatio> ratio;
+  /// The comparison's verdict, judged again against the host's stored noise
+  /// floor when the comparison measured none of its own.
+  std::string verdict;
+  std::optional<std::string> identicalTo;
+};
+
 struct PivotCell {
   enum class Kind { Value, Failed, Unfinished, Missing };
   Kind kind = Kind::Missing;
@@ -65,6 +83,8 @@ struct PivotCell {
   /// interval against the baseline cell's.
   std::vector<double> samples;
   std::optional<LatencyComparison> comparison;
+  /// Latency from a COMPARE job, instead of `comparison`.
+  std::optional<PairedCell> paired;
 };
 
 /// A geometric mean over the models of one variant: of the ratios with a
@@ -98,6 +118,13 @@ struct Pivot {
 llvm::Expected<Pivot> buildPivot(const SweepRef &sweep,
                                  const std::vector<JobRecord> &jobs,
                                  const PivotRequest &request);
+
+/// Whether any cell of `pivot` is a paired latency cell.
+bool hasPairedCells(const Pivot &pivot);
+
+/// The name of the baseline the paired cells of `pivot` were timed against
+/// (the first one's); nothing without paired cells.
+std::optional<std::string> pairedBaseline(const Pivot &pivot);
 
 /// Geometric mean of the positive values; nullopt if there are none.
 std::optional<double> geometricMean(const std::vector<double> &values);

@@ -435,7 +435,38 @@ int64_t ResultStore::putResult(llvm::StringRef contentKey,
       .bind(5, wallSeconds)
       .bind(6, now)
       .run();
-  return lastInsertId();
+  int64_t id = lastInsertId();
+  // The JSON paths are results.proto's CompileStats.comparison.noise_floor.
+  prepare("INSERT INTO noise_floors(result_id, hostname, cpu_class, rounds, "
+          "median, ci_low, ci_high, created_at) SELECT id, hostname, "
+          "cpu_class, json_extract(stats_json, '$.comparison.noise_floor."
+          "rounds'), json_extract(stats_json, '$.comparison.noise_floor."
+          "median'), json_extract(stats_json, '$.comparison.noise_floor."
+          "ci_low'), json_extract(stats_json, '$.comparison.noise_floor."
+          "ci_high'), created_at FROM results WHERE id = ?1 AND CASE WHEN "
+          "json_valid(stats_json) THEN json_type(stats_json, "
+          "'$.comparison.noise_floor.median') END IN ('real', 'integer')")
+      .bind(1, id)
+      .run();
+  return id;
+}
+
+std::optional<NoiseFloor> ResultStore::noiseFloorFor(int64_t resultId) {
+  Statement &query = prepare(
+      "SELECT f.result_id, COALESCE(f.hostname, ''), "
+      "COALESCE(f.cpu_class, ''), f.rounds, f.median, f.ci_low, f.ci_high "
+      "FROM noise_floors f JOIN results r ON r.id = ?1 "
+      "WHERE f.hostname IS r.hostname AND f.cpu_class IS r.cpu_class "
+      "ORDER BY f.result_id = r.id DESC, f.result_id DESC LIMIT 1");
+  query.bind(1, resultId);
+  std::optional<NoiseFloor> floor;
+  if (query.step())
+    floor =
+        NoiseFloor{query.getInt(0),   query.getText(1),   query.getText(2),
+                   query.getInt(3),   query.getDouble(4), query.getDouble(5),
+                   query.getDouble(6)};
+  query.reset();
+  return floor;
 }
 
 } // namespace dispatchlab

@@ -10,6 +10,8 @@
 #ifndef DISPATCHLAB_RESULTS_RESULTSTORE_H
 #define DISPATCHLAB_RESULTS_RESULTSTORE_H
 
+#include "results/NoiseFloor.h"
+
 #include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
@@ -159,10 +161,15 @@ public:
   std::optional<int64_t> findResult(llvm::StringRef contentKey);
   /// Adds a successful result and returns its id, with the CPU class and
   /// host `workerId` registered. Results are append-only: a rerun of a key
-  /// adds a row, so jobs pointing at an earlier one keep their numbers.
+  /// adds a row, so jobs pointing at an earlier one keep their numbers. A
+  /// comparison's A/A interval also becomes a row of noise_floors.
   int64_t putResult(llvm::StringRef contentKey, llvm::StringRef statsJson,
                     llvm::StringRef provenanceJson, int64_t workerId,
                     double wallSeconds, double now);
+  /// The noise floor that judges result `resultId`: its own A/A interval
+  /// when it measured one, else the newest stored for the host and CPU
+  /// class that produced it; nothing when there is none.
+  std::optional<NoiseFloor> noiseFloorFor(int64_t resultId);
   /// Rows changed by the last statement.
   int changes() const;
   /// SQLite's message for the last failure, without the statement text.

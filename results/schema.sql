@@ -63,6 +63,24 @@ CREATE TABLE IF NOT EXISTS results (
 );
 CREATE INDEX IF NOT EXISTS results_by_key ON results(content_key, id);
 
+-- The noise floor of a host and CPU class: the A/A interval (a COMPARE
+-- job's baseline timed against a copy of itself, measurement.aa) of every
+-- result that measured one, added with the result by
+-- ResultStore::putResult and read back by ResultStore::noiseFloorFor only.
+-- Append-only like results.
+CREATE TABLE IF NOT EXISTS noise_floors (
+  result_id INTEGER PRIMARY KEY REFERENCES results(id),
+  hostname TEXT,
+  cpu_class TEXT,
+  rounds INTEGER NOT NULL,
+  median REAL NOT NULL,           -- A/A ratio, results.proto's PairedRatio
+  ci_low REAL NOT NULL,
+  ci_high REAL NOT NULL,
+  created_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS noise_floors_by_host
+  ON noise_floors(hostname, cpu_class, result_id);
+
 CREATE TABLE IF NOT EXISTS jobs (
   id INTEGER PRIMARY KEY,
   sweep_id INTEGER NOT NULL REFERENCES sweeps(id),

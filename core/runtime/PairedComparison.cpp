@@ -362,17 +362,9 @@ llvm::StringRef verdict(const ComparedVariant &variant,
     return "identical";
   if (!variant.ratio)
     return "baseline";
-  const PairedRatio &ratio = *variant.ratio;
-  double band = minEffect;
-  if (floor && !isSelfCheck(variant))
-    band =
-        std::max({band, std::fabs(floor->low - 1), std::fabs(floor->high - 1)});
-  bool beyond = ratio.high < 1 - band || ratio.low > 1 + band;
-  if (ratio.pValue < 0.05 && beyond)
-    return ratio.median < 1 ? "faster" : "slower";
-  if (std::fabs(ratio.median - 1) <= band)
-    return "within noise";
-  return "no significant difference";
+  return judgeRatio(
+      *variant.ratio,
+      noiseBand(minEffect, isSelfCheck(variant) ? std::nullopt : floor));
 }
 
 llvm::Expected<ComparisonReport>

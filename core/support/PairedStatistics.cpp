@@ -86,6 +86,22 @@ double PairedRatio::halfWidthPercent() const {
   return median > 0 ? (high - low) / 2 / median * 100 : 0;
 }
 
+double noiseBand(double minEffect, const std::optional<PairedRatio> &floor) {
+  if (!floor)
+    return minEffect;
+  return std::max(
+      {minEffect, std::fabs(floor->low - 1), std::fabs(floor->high - 1)});
+}
+
+llvm::StringRef judgeRatio(const PairedRatio &ratio, double band) {
+  bool beyond = ratio.high < 1 - band || ratio.low > 1 + band;
+  if (ratio.pValue < 0.05 && beyond)
+    return ratio.median < 1 ? "faster" : "slower";
+  if (std::fabs(ratio.median - 1) <= band)
+    return "within noise";
+  return "no significant difference";
+}
+
 double signedRankPValue(llvm::ArrayRef<double> differences) {
   llvm::SmallVector<double> magnitudes;
   int64_t positiveCount = 0;

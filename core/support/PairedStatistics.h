@@ -14,6 +14,7 @@
 #define DISPATCHLAB_CORE_SUPPORT_PAIREDSTATISTICS_H
 
 #include "llvm/ADT/ArrayRef.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -42,6 +43,16 @@ inline constexpr int64_t kExactSignedRankRounds = 50;
 /// a time that is not positive.
 std::optional<PairedRatio> comparePaired(llvm::ArrayRef<double> baseline,
                                          llvm::ArrayRef<double> variant);
+
+/// The band around 1 within which a ratio means nothing: `minEffect` (a
+/// fraction), widened to the reach of the A/A interval `floor` when there is
+/// one.
+double noiseBand(double minEffect, const std::optional<PairedRatio> &floor);
+
+/// "faster"/"slower" when p < 0.05 and the whole interval lies beyond
+/// `band`, "within noise" when the median lies inside it, else "no
+/// significant difference".
+llvm::StringRef judgeRatio(const PairedRatio &ratio, double band);
 
 /// Two-sided p-value of the signed-rank test on `differences` (zeros
 /// dropped, as Wilcoxon did; 1 when none is left).

@@ -230,3 +230,37 @@ TEST(ResultStoreTest, ANewerSchemaIsNotWritten) {
   sqlite3_close(db);
   llvm::sys::fs::remove(path);
 }
+
+TEST(ResultStoreTest, NoiseFloorsComeFromComparisonsOfTheSameHostAndClass) {
+  ResultStore store(":memory:");
+  int64_t box = store.addWorker({"box", "znver4"}, 0);
+  int64_t other = store.addWorker({"box", "skx"}, 0);
+  const char *withFloor =
+      R"({"comparison": {"noise_floor": {"rounds": 40, "median": 1.01,
+          "ci_low": 0.99, "ci_high": 1.03}}})";
+  const char *withoutFloor = R"({"comparison": {"noise_floor": null}})";
+  int64_t measured = store.putResult("a", withFloor, "{}", box, 1, 0);
+  int64_t later = store.putResult("b", withoutFloor, "{}", box, 1, 1);
+  int64_t elsewhere = store.putResult("c", withoutFloor, "{}", other, 1, 2);
+  // Not JSON at all: stored, no floor, no error.
+  int64_t text = store.putResult("d", "stats", "{}", box, 1, 3);
+
+  std::optional<NoiseFloor> own = store.noiseFloorFor(measured);
+  ASSERT_TRUE(own);
+  EXPECT_EQ(own->resultId, measured);
+  EXPECT_EQ(own->rounds, 40);
+  EXPECT_DOUBLE_EQ(own->low, 0.99);
+  EXPECT_DOUBLE_EQ(own->high, 1.03);
+  EXPECT_EQ(own->cpuClass, "znver4");
+  // Without an A/A of its own: the newest of its host and CPU class.
+  std::optional<NoiseFloor> borrowed = store.noiseFloorFor(later);
+  ASSERT_TRUE(borrowed);
+  EXPECT_EQ(borrowed->resultId, measured);
+  EXPECT_EQ(borrowed->hostname, "box");
+  EXPECT_FALSE(store.noiseFloorFor(elsewhere));
+  EXPECT_TRUE(store.noiseFloorFor(text));
+  Statement &rows = store.prepare("SELECT COUNT(*) FROM noise_floors");
+  ASSERT_TRUE(rows.step());
+  EXPECT_EQ(rows.getInt(0), 1);
+  rows.reset();
+}

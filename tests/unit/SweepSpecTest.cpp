@@ -1,8 +1,10 @@
 //===- SweepSpecTest.cpp - spec parsing, validation and expansion ---------===//
 
 #include "coordinator/SweepSpec.h"
+#include "coordinator/ComparedVariants.h"
 #include "coordinator/SweepExpander.h"
 #include "coordinator/SweepSize.h"
+#include "heuristics/HeuristicOptions.h"
 
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -348,4 +350,138 @@ TEST_F(SweepSpecTest, ZooNamesResolveBesideTheSpecThenInTheZoo) {
   EXPECT_EQ(llvm::sys::path::filename(loaded->models[0].path), "m.mlir");
   EXPECT_EQ(loaded->models[1].path, std::string(model));
   llvm::sys::fs::remove_directories(zoo);
+}
+
+TEST_F(SweepSpecTest, CompareSweepIsOneJobPerModelBaselineFirst) {
+  std::string errors;
+  std::optional<LoadedSpec> loaded = parse(R"(
+    name: "s"
+    models: "m.mlir"
+    kind: COMPARE
+    baseline: "nf"
+    variants { name: "O0" }
+    variants { name: "O2" preset: "iree-O2" }
+    variants { name: "nf" preset: "no-fusion" }
+    variants { name: "compiled" kind: COMPILE }
+  )",
+                                           errors);
+  ASSERT_TRUE(loaded) << errors;
+  llvm::Expected<std::vector<ExpandedJob>> expanded = expandSweep(
+      loaded->spec, {{"m.mlir", ".mlir", loaded->models[0].content}},
+      {"c", "22", "znver4"});
+  ASSERT_TRUE(static_cast<bool>(expanded))
+      << llvm::toString(expanded.takeError());
+  ASSERT_EQ(expanded->size(), 2u);
+  EXPECT_EQ((*expanded)[0].variant.kind, sweep::COMPILE);
+  const ExpandedJob &compare = (*expanded)[1];
+  EXPECT_EQ(compare.variant.kind, sweep::COMPARE);
+  EXPECT_EQ(compare.variant.name, "compare: nf | O0 | O2");
+  EXPECT_EQ(compare.variant.preset, "no-fusion");
+  // Measured like RUN: bound to the CPU class.
+  EXPECT_EQ(compare.cpuClass, "znver4");
+  llvm::Expected<std::vector<ResolvedVariant>> variants =
+      parseComparedVariants(compare.variant.options);
+  ASSERT_TRUE(static_cast<bool>(variants))
+      << llvm::toString(variants.takeError());
+  ASSERT_EQ(variants->size(), 3u);
+  EXPECT_EQ((*variants)[0].name, "nf");
+  EXPECT_EQ((*variants)[0].preset, "no-fusion");
+  EXPECT_EQ((*variants)[2].name, "O2");
+  mlir::FailureOr<HeuristicOptions> o2 =
+      HeuristicOptions::fromPreset("iree-O2");
+  ASSERT_TRUE(mlir::succeeded(o2));
+  EXPECT_EQ((*variants)[2].options, o2->toString());
+
+  // Without a baseline, the first COMPARE variant is it.
+  loaded->spec.clear_baseline();
+  expanded = expandSweep(loaded->spec,
+                         {{"m.mlir", ".mlir", loaded->models[0].content}},
+                         {"c", "22", "znver4"});
+  ASSERT_TRUE(static_cast<bool>(expanded))
+      << llvm::toString(expanded.takeError());
+  EXPECT_EQ((*expanded)[1].variant.name, "compare: O0 | O2 | nf");
+}
+
+TEST_F(SweepSpecTest, CompareKeyHashesEveryVariantTheBaselineAndSettings) {
+  auto variant = [](std::string name, std::string options) {
+    return ResolvedVariant{std::move(name), sweep::COMPARE, "iree-O0",
+                           std::move(options)};
+  };
+  ResolvedVariant job =
+      comparisonJob({variant("a", "x=1\n"), variant("b", "x=2\n")});
+  sweep::Measurement measurement = withDefaults({});
+  KeyContext context{"c", "22", "znver4"};
+  std::string key = contentKey("m", job, measurement, context);
+  EXPECT_EQ(key, contentKey("m",
+                            comparisonJob(
+                                {variant("a", "x=1\n"), variant("b", "x=2\n")}),
+                            measurement, context));
+  // The other baseline, another variant's options, a third variant.
+  EXPECT_NE(key, contentKey("m",
+                            comparisonJob(
+                                {variant("b", "x=2\n"), variant("a", "x=1\n")}),
+                            measurement, context));
+  EXPECT_NE(key, contentKey("m",
+                            comparisonJob(
+                                {variant("a", "x=1\n"), variant("b", "x=3\n")}),
+                            measurement, context));
+  EXPECT_NE(key, contentKey("m",
+                            comparisonJob({variant("a", "x=1\n"),
+                                           variant("b", "x=2\n"),
+                                           variant("c", "x=3\n")}),
+                            measurement, context));
+  // Not the same job as a RUN of the same text.
+  ResolvedVariant run = job;
+  run.kind = sweep::RUN;
+  EXPECT_NE(key, contentKey("m", run, measurement, context));
+  EXPECT_NE(key, contentKey("m", job, measurement, {"c", "22", "skx"}));
+  EXPECT_NE(key, contentKey("m", job, measurement, {"c", "23", "znver4"}));
+  // Each comparison setting counts, only when set.
+  EXPECT_EQ(toString(measurement).find("target_ci"), std::string::npos);
+  for (auto set : std::vector<void (*)(sweep::Measurement &)>{
+           [](sweep::Measurement &m) { m.set_target_ci_percent(2); },
+           [](sweep::Measurement &m) { m.set_budget_seconds(3); },
+           [](sweep::Measurement &m) { m.set_max_load(4); },
+           [](sweep::Measurement &m) { m.set_aa(true); },
+           [](sweep::Measurement &m) { m.set_order_seed(5); }}) {
+    sweep::Measurement changed = measurement;
+    set(changed);
+    EXPECT_NE(key, contentKey("m", job, changed, context)) << toString(changed);
+  }
+}
+
+TEST_F(SweepSpecTest, CompareSpecErrorsNameTheFile) {
+  std::string errors;
+  EXPECT_FALSE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
+                     "baseline: \"nf\"\nvariants { name: \"a\" }\n"
+                     "variants { name: \"b\" preset: \"iree-O2\" }\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:4:1: error: baseline: baseline 'nf' is "
+                        "not a COMPARE variant of the sweep (they are: a, b)"),
+            std::string::npos)
+      << errors;
+  EXPECT_FALSE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
+                     "variants { name: \"a\" }\n",
+                     errors));
+  EXPECT_NE(errors.find("spec.txtpb:3:1: error: kind: a COMPARE sweep needs "
+                        "two variants, or one and measurement.aa"),
+            std::string::npos)
+      << errors;
+  EXPECT_TRUE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
+                    "variants { name: \"a\" }\nmeasurement { aa: true }\n",
+                    errors))
+      << errors;
+  EXPECT_FALSE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: RUN\n"
+                     "baseline: \"a\"\nvariants { name: \"a\" }\n",
+                     errors));
+  EXPECT_NE(errors.find("baseline: a baseline is only read by kind: COMPARE"),
+            std::string::npos)
+      << errors;
+  EXPECT_FALSE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
+                     "variants { name: \"a\" }\n"
+                     "measurement { aa: true budget_seconds: -1 }\n",
+                     errors));
+  EXPECT_NE(errors.find("measurement.budget_seconds: must not be negative"),
+            std::string::npos)
+      << errors;
 }

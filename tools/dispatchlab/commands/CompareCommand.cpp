@@ -7,6 +7,7 @@
 
 #include "core/runtime/ComparisonReportFormat.h"
 
+#include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/WithColor.h"
@@ -35,6 +36,13 @@ cl::list<std::string> variantFlags(
     cl::desc("A variant: a preset, or NAME=PRESET[,KNOB=VALUE...]; the first "
              "is the baseline"),
     cl::value_desc("NAME=PRESET,KNOB=VALUE"), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
+cl::list<std::string> variantNames(
+    "variant-name",
+    cl::desc("The names of the --variant flags, in their order, instead of "
+             "the names they give: for names holding ',' or '=' (sweeps' "
+             "axis variants)"),
+    cl::value_desc("NAME"), cl::cat(compareCategory),
     cl::sub(getCompareSubcommand()));
 cl::opt<bool> selfCheck(
     "aa",
@@ -120,12 +128,19 @@ llvm::Expected<ComparedVariantOptions> parseVariant(llvm::StringRef text) {
 /// The options of every flag; nothing after saying why.
 std::optional<CompareOptions> readOptions() {
   CompareOptions options;
-  for (const std::string &flag : variantFlags) {
+  if (!variantNames.empty() && variantNames.size() != variantFlags.size()) {
+    error() << variantNames.size() << " --variant-name flag(s) for "
+            << variantFlags.size() << " --variant flag(s)\n";
+    return std::nullopt;
+  }
+  for (auto [index, flag] : llvm::enumerate(variantFlags)) {
     llvm::Expected<ComparedVariantOptions> variant = parseVariant(flag);
     if (!variant) {
       error() << llvm::toString(variant.takeError()) << "\n";
       return std::nullopt;
     }
+    if (!variantNames.empty())
+      variant->name = variantNames[index];
     for (const ComparedVariantOptions &earlier : options.variants)
       if (earlier.name == variant->name) {
         error() << "two variants are named '" << variant->name << "'\n";
