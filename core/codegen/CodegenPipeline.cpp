@@ -93,7 +93,7 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
          std::to_string(vectorWidth) +
          "},"
          "convert-vector-to-scf{full-unroll=true},"
-         "convert-linalg-to-loops),"
+         "dispatchlab-lower-strided-copies,convert-linalg-to-loops),"
          "convert-bufferization-to-memref,expand-strided-metadata,lower-affine,"
          "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
          "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"

@@ -249,6 +249,22 @@ def VectorizeDispatchesPass
                            "mlir::arith::ArithDialect"];
 }
 
+def LowerStridedCopiesPass
+    : Pass<"dispatchlab-lower-strided-copies", "mlir::func::FuncOp"> {
+  let summary = "Turn memref.copy between strided buffers into linalg.copy";
+  let description = [{
+    After bufferization, a `memref.copy` whose source or target is not
+    contiguous (a tile written into a transposed layout, a slice copied into
+    a padded buffer) becomes a `linalg.copy`, with the trailing dims that
+    both lay out contiguously collapsed into one; convert-linalg-to-loops
+    then gives loops LLVM vectorizes. finalize-memref-to-llvm would
+    otherwise call the runtime's generic `memrefCopy`, which steps through
+    the strides one element at a time. Contiguous copies stay memcpys.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::memref::MemRefDialect"];
+}
+
 def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
   let summary = "Lower n-D vector ops to what convert-vector-to-llvm takes";
   let description = [{
