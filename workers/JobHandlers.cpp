@@ -72,6 +72,16 @@ void addMeasurementFlags(const sweep::Measurement &measurement,
   arguments.push_back("--parameters=random");
 }
 
+/// The worker's caches (WorkerConfig), shared by its run and compare jobs.
+void addCacheFlags(const JobContext &context,
+                   std::vector<std::string> &arguments) {
+  if (!context.cacheDirectory.empty())
+    arguments.push_back("--cache-dir=" + context.cacheDirectory);
+  if (context.cacheMaxMb != 0)
+    arguments.push_back(
+        llvm::formatv("--cache-max-mb={0}", context.cacheMaxMb).str());
+}
+
 llvm::Expected<JobCommand> prepareRun(const coordinator::Job &job,
                                       const JobContext &context) {
   const sweep::Measurement &measurement = job.measurement();
@@ -87,11 +97,7 @@ llvm::Expected<JobCommand> prepareRun(const coordinator::Job &job,
   if (measurement.tolerance() > 0)
     arguments.push_back(
         llvm::formatv("--tolerance={0:e16}", measurement.tolerance()).str());
-  if (!context.cacheDirectory.empty())
-    arguments.push_back("--cache-dir=" + context.cacheDirectory);
-  if (context.cacheMaxMb != 0)
-    arguments.push_back(
-        llvm::formatv("--cache-max-mb={0}", context.cacheMaxMb).str());
+  addCacheFlags(context, arguments);
   return command;
 }
 
@@ -137,6 +143,7 @@ llvm::Expected<JobCommand> prepareCompare(const coordinator::Job &job,
     arguments.push_back("--variant-name=" + variant.name);
   addMeasurementFlags(job.measurement(), *threads, arguments);
   addCompareFlags(job.measurement(), arguments);
+  addCacheFlags(context, arguments);
   return command;
 }
 

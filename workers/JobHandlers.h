@@ -29,7 +29,7 @@ struct JobContext {
   /// The worker's slots and the cores it may pin jobs to.
   unsigned slots = 1;
   size_t cores = 0;
-  /// Run jobs' --cache-dir and --cache-max-mb (WorkerConfig).
+  /// Run and compare jobs' --cache-dir and --cache-max-mb (WorkerConfig).
   std::string cacheDirectory;
   uint64_t cacheMaxMb = 0;
 };

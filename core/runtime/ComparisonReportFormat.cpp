@@ -40,6 +40,7 @@ llvm::json::Value toJson(const ComparedVariant &variant,
                             {"cv", variant.stats.cv},
                             {"output_difference", variant.outputDifference}};
   object["ratio"] = variant.ratio ? toJson(*variant.ratio) : nullptr;
+  object["code_cache"] = stringify(variant.codeCache);
   return object;
 }
 

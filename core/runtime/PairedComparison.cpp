@@ -270,6 +270,7 @@ describeVariants(const CompareOptions &options,
     variant.options = variantOptions.heuristics.toString();
     variant.dispatchesIdentity = identityOf(contender.report.variant.stats);
     variant.dispatches = contender.report.variant.stats.dispatches;
+    variant.codeCache = codeCacheUse(contender.report);
     auto earlier = llvm::find_if(variants, [&](const ComparedVariant &other) {
       return other.dispatchesIdentity == variant.dispatchesIdentity;
     });

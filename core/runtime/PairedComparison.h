@@ -92,6 +92,8 @@ struct ComparedVariant {
   std::optional<PairedRatio> ratio;
   /// max|out - baseline out| / max|baseline out| over the outputs.
   double outputDifference = 0;
+  /// Whether its compiled code came from --cache-dir.
+  CacheUse codeCache = CacheUse::Off;
 };
 
 struct ComparisonReport {

@@ -215,10 +215,7 @@ llvm::json::Value referenceJson(const RunReport &report) {
 
 llvm::json::Object cacheJson(const RunOptions &options,
                              const RunReport &report) {
-  std::optional<bool> codeHit = report.variant.model.objectCacheHit;
-  CacheUse code =
-      !codeHit ? CacheUse::Off : (*codeHit ? CacheUse::Hit : CacheUse::Miss);
-  llvm::json::Object json{{"code", stringify(code)},
+  llvm::json::Object json{{"code", stringify(codeCacheUse(report))},
                           {"reference", stringify(report.referenceCache)}};
   if (!options.cacheDirectory.empty())
     json["directory"] = options.cacheDirectory;

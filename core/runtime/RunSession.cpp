@@ -426,6 +426,11 @@ llvm::Expected<RunReport> prepareRun(const RunOptions &options,
   return report;
 }
 
+CacheUse codeCacheUse(const RunReport &report) {
+  std::optional<bool> hit = report.variant.model.objectCacheHit;
+  return !hit ? CacheUse::Off : (*hit ? CacheUse::Hit : CacheUse::Miss);
+}
+
 llvm::StringRef stringify(CacheUse use) {
   switch (use) {
   case CacheUse::Off:

@@ -148,6 +148,9 @@ struct RunReport {
   std::optional<DispatchProfile> profile;
 };
 
+/// Whether the variant's compiled code came from the cache.
+CacheUse codeCacheUse(const RunReport &report);
+
 /// The weights of an ONNX model when `options` asks for the model's own,
 /// read before compiling so that a file without them fails at once.
 llvm::Expected<std::optional<ParameterData>>

@@ -40,6 +40,19 @@ cl::opt<unsigned>
                      "(dispatches run in order)"),
             cl::init(1), cl::cat(measurementCategory),
             cl::sub(getRunSubcommand()), cl::sub(getCompareSubcommand()));
+cl::opt<std::string> cacheDir(
+    "cache-dir",
+    cl::desc("Keep the reference's outputs and the compiled code here, and "
+             "reuse them when another variant or run has the same model, "
+             "options and inputs (off when not given)"),
+    cl::value_desc("DIR"), cl::cat(measurementCategory),
+    cl::sub(getRunSubcommand()), cl::sub(getCompareSubcommand()));
+cl::opt<uint64_t> cacheMaxMb(
+    "cache-max-mb",
+    cl::desc("Bound of --cache-dir: the least recently used entries go when "
+             "it holds more (0: unbounded)"),
+    cl::init(1024), cl::cat(measurementCategory), cl::sub(getRunSubcommand()),
+    cl::sub(getCompareSubcommand()));
 cl::opt<std::string>
     emitKind("emit",
              cl::desc("json (one object) or table (default on a terminal)"),
@@ -70,6 +83,8 @@ bool readMeasurementFlags(llvm::StringRef command, RunOptions &options) {
   options.seed = seed;
   options.warmupSeconds = warmupSeconds;
   options.codegen.threads = threads;
+  options.cacheDirectory = cacheDir;
+  options.cacheMaxBytes = cacheMaxMb * 1024 * 1024;
   return true;
 }
 

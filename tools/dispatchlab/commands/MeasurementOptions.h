@@ -1,8 +1,9 @@
 //===- MeasurementOptions.h - flags `run` and `compare` share ---*- C++ -*-===//
 //
 // Where inputs and weights come from (--seed, --parameters), the threads of
-// each dispatch, the warm-up, and what is printed (--emit): one definition
-// each, registered on both subcommands.
+// each dispatch, the warm-up, the caches (--cache-dir, --cache-max-mb) and
+// what is printed (--emit): one definition each, registered on both
+// subcommands.
 //
 //===----------------------------------------------------------------------===//
 
@@ -18,8 +19,8 @@
 
 namespace dispatchlab {
 
-/// Sets the seed, the weights' source, the warm-up and the threads of
-/// `options`; false after saying which flag is wrong.
+/// Sets the seed, the weights' source, the warm-up, the threads and the
+/// caches of `options`; false after saying which flag is wrong.
 bool readMeasurementFlags(llvm::StringRef command, RunOptions &options);
 
 /// --emit: "json" or "table", table by default on a terminal and json

@@ -79,17 +79,6 @@ cl::opt<bool> profileDispatches(
              "a clock read around every dispatch call, called --repetitions "
              "times after a warm-up (latency stays uninstrumented)"),
     cl::init(false), cl::cat(runCategory), cl::sub(getRunSubcommand()));
-cl::opt<std::string> cacheDir(
-    "cache-dir",
-    cl::desc("Keep the reference's outputs here and reuse them when another "
-             "variant runs on the same model, options and inputs (off when "
-             "not given)"),
-    cl::value_desc("DIR"), cl::cat(runCategory), cl::sub(getRunSubcommand()));
-cl::opt<uint64_t> cacheMaxMb(
-    "cache-max-mb",
-    cl::desc("Bound of --cache-dir: the least recently used entries go when "
-             "it holds more (0: unbounded)"),
-    cl::init(1024), cl::cat(runCategory), cl::sub(getRunSubcommand()));
 
 llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), kCommand);
@@ -210,8 +199,6 @@ int runRunCommand() {
   options.repetitions = repetitions;
   options.tolerance = tolerance;
   options.profileDispatches = profileDispatches;
-  options.cacheDirectory = cacheDir;
-  options.cacheMaxBytes = cacheMaxMb * 1024 * 1024;
   auto warn = [](const llvm::Twine &message) {
     llvm::WithColor::warning(llvm::errs(), kCommand) << message << "\n";
   };
