@@ -175,6 +175,13 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
          formatPValue(comparison->test->pValue);
 }
 
+std::string formatPairedRatio(const results::PairedRatio &ratio,
+                              llvm::StringRef verdict) {
+  return formatRatioInterval(ratio.median(),
+                             Interval{ratio.ci_low(), ratio.ci_high()}) +
+         " " + formatPValue(ratio.p_value()) + " " + verdict.str();
+}
+
 /// "0.996x [0.989, 1.008] p=0.950 within noise (paired)": always against
 /// the comparison's own baseline.
 static std::string formatPairedCell(const PivotCell &cell) {
@@ -183,11 +190,7 @@ static std::string formatPairedCell(const PivotCell &cell) {
     return "identical to " + *paired.identicalTo + " (paired)";
   if (!paired.ratio)
     return formatDuration(cell.value) + " (paired baseline)";
-  const results::PairedRatio &ratio = *paired.ratio;
-  return formatRatioInterval(ratio.median(),
-                             Interval{ratio.ci_low(), ratio.ci_high()}) +
-         " " + formatPValue(ratio.p_value()) + " " + paired.verdict +
-         " (paired)";
+  return formatPairedRatio(*paired.ratio, paired.verdict) + " (paired)";
 }
 
 std::string formatPivotCell(const PivotCell &cell, const Metric &metric,

@@ -57,6 +57,11 @@ std::string formatPivotCell(const PivotCell &cell, const Metric &metric,
 std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
                                const LatencyComparison *comparison);
 
+/// A paired ratio with its verdict: "0.996x [0.989, 1.008] p=0.950 within
+/// noise".
+std::string formatPairedRatio(const results::PairedRatio &ratio,
+                              llvm::StringRef verdict);
+
 /// The pivot as displayed: models or variants down the side, the geometric
 /// mean as the last row (models down) or column (variants down); for latency
 /// against a baseline with its interval, like the cells ("0.75x [0.73,

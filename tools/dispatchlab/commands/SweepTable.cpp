@@ -25,12 +25,18 @@ std::optional<results::CompileStats> statsOf(const coordinator::JobRow &job) {
   return std::move(*stats);
 }
 
+/// Which optional columns the table has: latency when some job measured
+/// it, the paired ratio when some job compared variants.
+struct Columns {
+  bool latency = false;
+  bool paired = false;
+};
+
 std::vector<std::string> rowOf(const coordinator::JobRow &job,
-                               bool withLatency) {
+                               const Columns &columns) {
   std::vector<std::string> row = {
       job.model(), job.variant(), job.state(), "", "", ""};
-  if (withLatency)
-    row.insert(row.end(), {"", ""});
+  row.resize(row.size() + 2 * columns.latency + columns.paired);
   if (std::optional<results::CompileStats> stats = statsOf(job)) {
     auto count = [](bool present, int64_t value) {
       return present ? std::to_string(value) : std::string();
@@ -38,7 +44,7 @@ std::vector<std::string> rowOf(const coordinator::JobRow &job,
     row[3] = count(stats->has_dispatches(), stats->dispatches());
     row[4] = count(stats->has_executables(), stats->executables());
     row[5] = count(stats->has_transient_bytes(), stats->transient_bytes());
-    if (withLatency && stats->run().has_latency()) {
+    if (columns.latency && stats->run().has_latency()) {
       const results::Latency &latency = stats->run().latency();
       row[6] = formatDuration(latency.median_ms());
       row[7] = formatCoefficientOfVariation(latency.cv());
@@ -48,28 +54,60 @@ std::vector<std::string> rowOf(const coordinator::JobRow &job,
   row.push_back(llvm::StringRef(job.error()).split('\n').first.str());
   return row;
 }
+
+/// A COMPARE job's variants, a row each: its dispatches, median and cv,
+/// and its ratio to the comparison's baseline from the same rounds.
+void addComparedRows(const coordinator::JobRow &job,
+                     const results::Comparison &comparison,
+                     std::vector<std::vector<std::string>> &rows) {
+  for (const results::ComparedVariant &variant : comparison.variants()) {
+    std::string paired = "baseline";
+    if (variant.has_identical_to())
+      paired = "identical to " + variant.identical_to();
+    else if (variant.has_ratio())
+      paired = formatPairedRatio(variant.ratio(), variant.verdict());
+    bool timed = !variant.has_identical_to();
+    rows.push_back({job.model(), variant.name(), job.state(),
+                    std::to_string(variant.dispatches()), "", "",
+                    timed ? formatDuration(variant.median_ms()) : "",
+                    timed ? formatCoefficientOfVariation(variant.cv()) : "",
+                    paired, ""});
+  }
+}
 } // namespace
 
 void printSweepTable(const coordinator::SweepProgress &progress,
                      llvm::raw_ostream &os) {
-  // Latency columns only when the sweep measured some: compile sweeps keep
-  // their table.
-  bool withLatency = llvm::any_of(progress.rows(), [](const auto &job) {
-    std::optional<results::CompileStats> stats = statsOf(job);
-    return stats && stats->run().has_latency();
-  });
+  // Optional columns only when the sweep measured something: compile
+  // sweeps keep their table.
+  Columns columns;
+  for (const coordinator::JobRow &job : progress.rows())
+    if (std::optional<results::CompileStats> stats = statsOf(job)) {
+      columns.latency |= stats->run().has_latency();
+      columns.paired |= stats->has_comparison();
+    }
+  columns.latency |= columns.paired;
   TextGrid grid;
   grid.header = {"model",      "variant",     "state",
                  "dispatches", "executables", "transient"};
   grid.numeric = {false, false, false, true, true, true};
-  if (withLatency) {
+  if (columns.latency) {
     grid.header.insert(grid.header.end(), {"latency", "cv"});
     grid.numeric.insert(grid.numeric.end(), {true, true});
   }
+  if (columns.paired) {
+    grid.header.push_back("vs baseline (paired)");
+    grid.numeric.push_back(false);
+  }
   grid.header.push_back("error");
   grid.numeric.push_back(false);
-  for (const coordinator::JobRow &job : progress.rows())
-    grid.rows.push_back(rowOf(job, withLatency));
+  for (const coordinator::JobRow &job : progress.rows()) {
+    std::optional<results::CompileStats> stats = statsOf(job);
+    if (stats && stats->has_comparison())
+      addComparedRows(job, stats->comparison(), grid.rows);
+    else
+      grid.rows.push_back(rowOf(job, columns));
+  }
   printGrid(grid, OutputFormat::Table, os);
 }
 
