@@ -11,10 +11,40 @@
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
 
+#include <cstdio>
+#include <cstdlib>
+
 namespace dispatchlab {
 
 namespace {
 constexpr llvm::StringLiteral kPackedPrefix = "_mlir_";
+
+/// The generated code does not check what malloc returns, so a buffer that
+/// does not fit (under a worker's address-space limit, say) was written
+/// through a null pointer: a SIGSEGV that looked like a codegen bug. Its
+/// allocations go through these instead, which say so in the words
+/// (strerror(ENOMEM)) a worker reads as a memory limit hit, and exit 1:
+/// there is nothing to unwind to from the middle of a dispatch.
+[[noreturn]] void reportFailedAllocation(size_t bytes) {
+  std::fprintf(stderr,
+               "dispatchlab: error: a dispatch's buffer of %zu bytes could "
+               "not be allocated: Cannot allocate memory\n",
+               bytes);
+  std::fflush(stderr);
+  std::_Exit(1);
+}
+void *checkedMalloc(size_t bytes) {
+  void *memory = std::malloc(bytes);
+  if (!memory && bytes)
+    reportFailedAllocation(bytes);
+  return memory;
+}
+void *checkedAlignedAlloc(size_t alignment, size_t bytes) {
+  void *memory = std::aligned_alloc(alignment, bytes);
+  if (!memory && bytes)
+    reportFailedAllocation(bytes);
+  return memory;
+}
 
 void addPackedWrapper(llvm::Function &function) {
   llvm::Module &module = *function.getParent();
@@ -115,10 +145,15 @@ HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
   for (auto [name, address] : symbols)
     exported[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                               llvm::JITSymbolFlags::Exported};
-  if (!exported.empty())
-    if (llvm::Error error =
-            main.define(llvm::orc::absoluteSymbols(std::move(exported))))
-      return std::move(error);
+  exported[mangle("malloc")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&checkedMalloc),
+      llvm::JITSymbolFlags::Exported};
+  exported[mangle("aligned_alloc")] = {
+      llvm::orc::ExecutorAddr::fromPtr(&checkedAlignedAlloc),
+      llvm::JITSymbolFlags::Exported};
+  if (llvm::Error error =
+          main.define(llvm::orc::absoluteSymbols(std::move(exported))))
+    return std::move(error);
   llvm::Expected<std::unique_ptr<llvm::orc::DynamicLibrarySearchGenerator>>
       process = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
           host->jit->getDataLayout().getGlobalPrefix());
