@@ -125,6 +125,16 @@ def finish(proc, what, timeout=DEADLINE):
         fail(f"{what} exited {rc}; log:\n" + open(proc.log_path).read())
 
 
+def first_started(workers):
+    """The first worker whose log shows a job's first lease starting, and
+    that line; None before any has."""
+    for w in workers:
+        for line in log_lines(w):
+            if "lease 1 started" in line:
+                return w, line
+    return None
+
+
 def kill_worker(c):
     """kill -9 of a worker mid-job: its job is leased again and finishes on
     another worker."""
@@ -134,14 +144,7 @@ def kill_worker(c):
     c.coordinator(["--lease-seconds", "2", "--backoff-seconds", "0.1"])
     workers = [c.worker(f"worker{i}") for i in range(3)]
     client = c.sweep(spec)
-
-    def started():
-        for w in workers:
-            for line in log_lines(w):
-                if "lease 1 started" in line:
-                    return w, line
-        return None
-    victim, line = wait_for(started, "a job to start")
+    victim, line = wait_for(lambda: first_started(workers), "a job to start")
     # "dispatchlab worker ID: job JOB lease 1 started"
     words = line.split()
     victim_id, job_id = int(words[2].rstrip(":")), int(words[4])
@@ -170,13 +173,7 @@ def paused_worker(c):
     c.coordinator(["--lease-seconds", "2", "--backoff-seconds", "0.1"])
     workers = [c.worker(f"worker{i}") for i in range(2)]
     client = c.sweep(spec)
-
-    def started():
-        for w in workers:
-            if any("lease 1 started" in line for line in log_lines(w)):
-                return w
-        return None
-    victim = wait_for(started, "the job to start")
+    victim, _ = wait_for(lambda: first_started(workers), "the job to start")
     victim.send_signal(signal.SIGSTOP)
     wait_for(lambda: c.count("SELECT attempts FROM jobs") >= 2,
              "the job to be leased again")
