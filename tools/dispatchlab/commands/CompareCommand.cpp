@@ -37,6 +37,9 @@ cl::list<std::string> variantFlags(
              "is the baseline"),
     cl::value_desc("NAME=PRESET,KNOB=VALUE"), cl::cat(compareCategory),
     cl::sub(getCompareSubcommand()));
+/// The flags' defaults are CompareOptions' own, so they are defined once.
+const CompareOptions kDefaults{};
+
 cl::list<std::string> variantNames(
     "variant-name",
     cl::desc("The names of the --variant flags, in their order, instead of "
@@ -48,7 +51,8 @@ cl::opt<bool> selfCheck(
     "aa",
     cl::desc("Also time the baseline against a second copy of itself: the "
              "host's noise floor, and 'within noise' verdicts"),
-    cl::init(false), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+    cl::init(kDefaults.selfCheck), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
 cl::opt<Schedule> schedule(
     "schedule", cl::desc("How the variants' calls are ordered"),
     cl::values(clEnumValN(Schedule::Interleaved, "interleaved",
@@ -57,48 +61,56 @@ cl::opt<Schedule> schedule(
                clEnumValN(Schedule::Sequential, "sequential",
                           "each variant's samples after the other's, as "
                           "separate RUN jobs: unpaired statistics")),
-    cl::init(Schedule::Interleaved), cl::cat(compareCategory),
+    cl::init(kDefaults.schedule), cl::cat(compareCategory),
     cl::sub(getCompareSubcommand()));
 cl::opt<bool> injectDrift(
     "inject-drift",
     cl::desc("Start CPU-bound threads on the measured CPU half way through "
              "(after --min-rounds/2 rounds, or before the second half of the "
              "sequential blocks): shows what drift does to each schedule"),
-    cl::init(false), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+    cl::init(kDefaults.injectDrift), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
 cl::opt<unsigned> minRounds("min-rounds",
                             cl::desc("Rounds before the first stop (>= 6)"),
-                            cl::init(20), cl::cat(compareCategory),
+                            cl::init(kDefaults.minRounds),
+                            cl::cat(compareCategory),
                             cl::sub(getCompareSubcommand()));
 cl::opt<unsigned> maxRounds("max-rounds", cl::desc("Rounds at most"),
-                            cl::init(5000), cl::cat(compareCategory),
+                            cl::init(kDefaults.maxRounds),
+                            cl::cat(compareCategory),
                             cl::sub(getCompareSubcommand()));
 cl::opt<double> targetCiPercent(
     "target-ci-percent",
     cl::desc("Stop once every ratio's 95% interval is within +-this percent"),
-    cl::init(1.0), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+    cl::init(kDefaults.targetCiPercent), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
 cl::opt<double> budgetSeconds("budget-seconds",
                               cl::desc("Stop adding rounds after this long"),
-                              cl::init(10.0), cl::cat(compareCategory),
+                              cl::init(kDefaults.budgetSeconds),
+                              cl::cat(compareCategory),
                               cl::sub(getCompareSubcommand()));
 cl::opt<double> minEffectPercent(
     "min-effect-percent",
     cl::desc("Differences under this many percent are 'within noise' (the "
              "A/A interval widens the band when --aa is given)"),
-    cl::init(1.0), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+    cl::init(kDefaults.minEffect * 100), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
 cl::opt<uint64_t> orderSeed("order-seed",
                             cl::desc("Seed of each round's shuffled order"),
-                            cl::init(1), cl::cat(compareCategory),
+                            cl::init(kDefaults.orderSeed),
+                            cl::cat(compareCategory),
                             cl::sub(getCompareSubcommand()));
 cl::opt<double> minSampleMs(
     "min-sample-ms",
     cl::desc("Batch calls until one sample of the fastest variant lasts this "
              "many milliseconds"),
-    cl::init(0.02), cl::cat(compareCategory), cl::sub(getCompareSubcommand()));
+    cl::init(kDefaults.minSampleSeconds * 1000), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
 cl::opt<double>
     maxLoad("max-load",
             cl::desc("Refuse to measure above this one-minute load average "
                      "(negative: no limit)"),
-            cl::init(-1.0), cl::cat(compareCategory),
+            cl::init(kDefaults.maxLoad), cl::cat(compareCategory),
             cl::sub(getCompareSubcommand()));
 
 llvm::raw_ostream &error() {
