@@ -3,6 +3,10 @@
 // Mirrors IREE's DispatchCreation ElementwiseOpFusion pass: upstream
 // linalg elementwise fusion, gated by IREE's control function.
 //
+// The pr8723-* modes are the control functions of IREE's FusionOfTensorOps
+// around PR #8723 (seed 003's elementwise-fusion history); see
+// isFusableBeforePr8723 and isFusableAfterPr8723.
+//
 // Divergences: IREE also inlines bit-extend producers into consumers that
 // `tensor.extract` from them ("gather fusion") and fuses LinalgExt ops with
 // transposes; neither is reproduced (the first only touches ops that are
@@ -126,6 +130,78 @@ static bool areFusableAsElementwiseOps(OpOperand *fusedOperand,
   return true;
 }
 
+// A copy whose input is broadcast to a higher rank: what IREE's
+// FusionOfTensorOps before PR #8723 fused whatever its uses ("isBroadcast").
+static bool isBroadcastingCopy(Operation *op) {
+  auto generic = dyn_cast<linalg::GenericOp>(op);
+  if (!generic || generic.getNumParallelLoops() != generic.getNumLoops() ||
+      !isa<linalg::YieldOp>(generic.getBody()->front()))
+    return false;
+  return llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
+    AffineMap map = generic.getMatchingIndexingMap(input);
+    return map.isProjectedPermutation() &&
+           map.getNumDims() != map.getNumResults();
+  });
+}
+
+// Seed 003's "base" (IREE f0f64ca23, FusionOfTensorOps before PR #8723): no
+// fusion into reductions (CPU vectorization did not handle them, IREE
+// #5611); a producer fuses if its result has one user, or it is a
+// broadcasting copy or yields i1, and every user of the result is a
+// linalg.generic (a named-op user computes it anyway).
+static bool isFusableBeforePr8723(OpOperand *fusedOperand) {
+  auto result = cast<OpResult>(fusedOperand->get());
+  Operation *producer = result.getOwner();
+  auto consumer = dyn_cast<linalg::GenericOp>(fusedOperand->getOwner());
+  if (consumer && consumer.getNumReductionLoops())
+    return false;
+  bool cheapToRecompute = isBroadcastingCopy(producer) ||
+                          llvm::any_of(producer->getResultTypes(), isI1Type);
+  if (!cheapToRecompute && !llvm::hasSingleElement(result.getUsers()))
+    return false;
+  return llvm::all_of(result.getUsers(), llvm::IsaPred<linalg::GenericOp>);
+}
+
+// PR #8723's control function as landed (seed 003's v2, areFusableOps): i1
+// producers, single-use producers and pure copies fuse, nothing else, so
+// nothing is computed twice. The PR's first version (v1) also fused a
+// producer of a lower-dimensional iteration space into each of its
+// consumers, recomputing it in every one ("redundant computation").
+static bool isFusableAfterPr8723(OpOperand *fusedOperand,
+                                 bool allowRedundantComputation) {
+  Operation *producer = fusedOperand->get().getDefiningOp();
+  if (llvm::all_of(producer->getResultTypes(), isI1Type))
+    return true;
+  if (producer->hasOneUse())
+    return true;
+  Block &producerBody = producer->getRegion(0).front();
+  if (producerBody.begin()->hasTrait<OpTrait::IsTerminator>())
+    return true;
+  auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
+  return allowRedundantComputation && consumer &&
+         cast<linalg::LinalgOp>(producer).getNumLoops() <
+             consumer.getNumLoops();
+}
+
+// The control function of `mode`, beside the binding-count guard.
+static bool isFusableUnder(ElementwiseFusionMode mode, OpOperand *fusedOperand,
+                           const FusabilityOptions &options) {
+  switch (mode) {
+  case ElementwiseFusionMode::Iree:
+    return areFusableAsElementwiseOps(fusedOperand, options);
+  case ElementwiseFusionMode::Pr8723Base:
+    return isFusableBeforePr8723(fusedOperand);
+  case ElementwiseFusionMode::Pr8723V1:
+    return isFusableAfterPr8723(fusedOperand, true);
+  case ElementwiseFusionMode::Pr8723V2:
+    return isFusableAfterPr8723(fusedOperand, false);
+  case ElementwiseFusionMode::Upstream:
+  case ElementwiseFusionMode::Off:
+    return true;
+  }
+  llvm_unreachable("unknown elementwise fusion mode");
+}
+
 namespace {
 struct ElementwiseOpFusionPass
     : public dispatchlab::impl::ElementwiseOpFusionPassBase<
@@ -135,7 +211,6 @@ struct ElementwiseOpFusionPass
   void runOnOperation() override {
     if (mode == ElementwiseFusionMode::Off)
       return;
-    bool ireeMode = mode == ElementwiseFusionMode::Iree;
     FusabilityOptions options{fuseMultiReduction, fuseTruncateOps,
                               fuseBroadcastOps};
 
@@ -144,7 +219,7 @@ struct ElementwiseOpFusionPass
       Operation *consumer = fusedOperand->getOwner();
       if (!isInFusionScope(producer, consumer, intraDispatch))
         return false;
-      if (!ireeMode)
+      if (mode == ElementwiseFusionMode::Upstream)
         return true;
 
       // Mirrors IREE's binding-count guard: distinct operand values of the
@@ -157,7 +232,7 @@ struct ElementwiseOpFusionPass
       if (operands.size() >= maxOperands)
         return false;
 
-      return areFusableAsElementwiseOps(fusedOperand, options);
+      return isFusableUnder(mode, fusedOperand, options);
     };
 
     RewritePatternSet patterns(&getContext());

@@ -24,6 +24,9 @@ KnobNames<TruncateOrdering> getKnobNames(TruncateOrdering) {
 KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode) {
   static constexpr std::pair<StringLiteral, ElementwiseFusionMode> names[] = {
       {"iree", ElementwiseFusionMode::Iree},
+      {"pr8723-base", ElementwiseFusionMode::Pr8723Base},
+      {"pr8723-v1", ElementwiseFusionMode::Pr8723V1},
+      {"pr8723-v2", ElementwiseFusionMode::Pr8723V2},
       {"upstream", ElementwiseFusionMode::Upstream},
       {"off", ElementwiseFusionMode::Off}};
   return names;

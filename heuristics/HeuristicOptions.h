@@ -37,6 +37,12 @@ enum class TruncateOrdering {
 enum class ElementwiseFusionMode {
   /// IREE's ElementwiseOpFusion control function (fuseElementwiseOpsControlFn).
   Iree,
+  /// Seed 003's elementwise-fusion history: IREE's FusionOfTensorOps control
+  /// function before PR #8723 (f0f64ca23), the PR's first version (fuses
+  /// lower-dimensional producers, recomputing them) and the one that landed.
+  Pr8723Base,
+  Pr8723V1,
+  Pr8723V2,
   /// Upstream `linalg::populateElementwiseOpsFusionPatterns` accepting every
   /// pair upstream deems legal.
   Upstream,

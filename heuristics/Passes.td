@@ -96,7 +96,9 @@ def ElementwiseOpFusionPass
   let description = [{
     Mirrors IREE's DispatchCreation ElementwiseOpFusion. With
     `mode=upstream` every pair that upstream `areElementwiseOpsFusable`
-    accepts is fused (only the dispatch-boundary check stays).
+    accepts is fused (only the dispatch-boundary check stays); the
+    `pr8723-*` modes are IREE's FusionOfTensorOps control functions around
+    PR #8723 (seed 003).
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -108,6 +110,12 @@ def ElementwiseOpFusionPass
            [{::llvm::cl::values(
              clEnumValN(::dispatchlab::ElementwiseFusionMode::Iree, "iree",
                         "IREE's rules"),
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723Base,
+                        "pr8723-base", "IREE before PR #8723 (f0f64ca23)"),
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723V1,
+                        "pr8723-v1", "PR #8723, first version"),
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723V2,
+                        "pr8723-v2", "PR #8723 as landed"),
              clEnumValN(::dispatchlab::ElementwiseFusionMode::Upstream,
                         "upstream", "everything upstream deems legal"))}]>,
     Option<"fuseMultiReduction", "fuse-multi-reduction", "bool", "true",

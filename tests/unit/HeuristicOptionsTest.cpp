@@ -76,7 +76,9 @@ TEST(HeuristicOptions, SetValidatesValues) {
   EXPECT_NE(error.find("max-operands"), std::string::npos);
   error = messageOf(options.set("elementwise-fusion", "maybe"));
   EXPECT_NE(error, "");
-  EXPECT_NE(error.find("iree, upstream or off"), std::string::npos);
+  EXPECT_NE(
+      error.find("iree, pr8723-base, pr8723-v1, pr8723-v2, upstream or off"),
+      std::string::npos);
   error = messageOf(options.set("no-such-knob", "1"));
   EXPECT_NE(error, "");
   EXPECT_NE(error.find("no-such-knob"), std::string::npos);
@@ -98,7 +100,8 @@ TEST(HeuristicOptions, EveryKnobIsOneDefinition) {
     EXPECT_EQ(messageOf(options.set(knob.key, value)), "") << knob.key.str();
   }
   EXPECT_EQ(HeuristicOptions::describeKnobs()[3].values, "deferred|eager");
-  EXPECT_EQ(HeuristicOptions::describeKnobs()[9].values, "iree|upstream|off");
+  EXPECT_EQ(HeuristicOptions::describeKnobs()[9].values,
+            "iree|pr8723-base|pr8723-v1|pr8723-v2|upstream|off");
 }
 
 // A pass option string sets several knobs; a bad one names itself.

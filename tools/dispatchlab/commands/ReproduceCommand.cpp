@@ -94,11 +94,12 @@ const TableDefinition kTables[] = {
       {"Executables", "executables"},
       {"GenericBefore", "generic_before"},
       {"GenericAfter", "generic_after"}},
-     // The spec's comment says why off and upstream stand for base and v1.
      {{"pr8723_base_f0f64ca23.csv", "pr8723_modified_v2_no_redundant.csv",
-       nullptr, nullptr, "published base->modified(v2)", "off", "iree"},
+       nullptr, nullptr, "published base->modified(v2)", "pr8723-base",
+       "pr8723-v2"},
       {"pr8723_modified_v1.csv", "pr8723_modified_v2_no_redundant.csv", nullptr,
-       nullptr, "published modified(v1)->modified(v2)", "upstream", "iree"}}},
+       nullptr, "published modified(v1)->modified(v2)", "pr8723-v1",
+       "pr8723-v2"}}},
 };
 
 /// experiments/ from the working directory upwards, else the source tree
