@@ -89,16 +89,19 @@ struct DetachElementwise : OpInterfaceRewritePattern<linalg::LinalgOp> {
   }
 };
 
-/// A splat-constant init becomes empty + fill, which formation clones
-/// instead of materializing the constant (IREE's
-/// DetachSplatConstantOutsOperands).
+/// A splat-constant init of a Linalg or LinalgExt op becomes empty + fill,
+/// which formation clones instead of materializing the constant (IREE's
+/// DetachSplatConstantOutsOperands, instantiated for both). LinalgExt is
+/// named by its dialect: its ops live in a library above this one.
 struct DetachSplatConstantInit
     : OpInterfaceRewritePattern<DestinationStyleOpInterface> {
   using OpInterfaceRewritePattern::OpInterfaceRewritePattern;
 
   LogicalResult matchAndRewrite(DestinationStyleOpInterface op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<linalg::LinalgOp>(op.getOperation()) ||
+    bool linalgExt = op->getDialect() &&
+                     op->getDialect()->getNamespace() == "iree_linalg_ext";
+    if ((!isa<linalg::LinalgOp>(op.getOperation()) && !linalgExt) ||
         !dispatchlab::globalopt::isOutsideDispatch(op))
       return failure();
     bool changed = false;

@@ -8,13 +8,16 @@
 namespace dispatchlab::globalopt {
 
 /// IREE's isNonNullAndOutsideDispatch: GlobalOptimization leaves pre-formed
-/// dispatches alone. The region op is named rather than included, since
-/// this library sits below the one that defines the dispatch dialect.
+/// dispatches alone, ours and IREE's `flow.dispatch.region` (the compat
+/// spelling). The region ops are named rather than included, since this
+/// library sits below the ones that define them.
 inline bool isOutsideDispatch(mlir::Operation *op) {
   for (mlir::Operation *parent = op->getParentOp(); parent;
-       parent = parent->getParentOp())
-    if (parent->getName().getStringRef() == "dispatch.region")
+       parent = parent->getParentOp()) {
+    llvm::StringRef name = parent->getName().getStringRef();
+    if (name == "dispatch.region" || name == "flow.dispatch.region")
       return false;
+  }
   return true;
 }
 

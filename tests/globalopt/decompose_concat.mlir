@@ -73,3 +73,20 @@ func.func @keep_in_dispatch(%a: tensor<2x4xf32>, %b: tensor<2x6xf32>) -> tensor<
 // OUTER-LABEL: func.func @keep_in_dispatch(
 //   OUTER-NOT:   linalg.transpose
 //       OUTER:   tensor.concat dim(1)
+
+// -----
+
+// IREE's spelling of a pre-formed dispatch is left alone too.
+func.func @keep_in_flow_dispatch(%a: tensor<2x4xf32>, %b: tensor<2x6xf32>) -> tensor<2x10xf32> {
+  %d = flow.dispatch.region -> (tensor<2x10xf32>) {
+    %c = tensor.concat dim(1) %a, %b : (tensor<2x4xf32>, tensor<2x6xf32>) -> tensor<2x10xf32>
+    flow.return %c : tensor<2x10xf32>
+  }
+  return %d : tensor<2x10xf32>
+}
+// CHECK-LABEL: func.func @keep_in_flow_dispatch(
+//   CHECK-NOT:   tensor.insert_slice
+//       CHECK:   tensor.concat dim(1)
+// OUTER-LABEL: func.func @keep_in_flow_dispatch(
+//   OUTER-NOT:   linalg.transpose
+//       OUTER:   tensor.concat dim(1)

@@ -117,6 +117,21 @@ func.func @generic_splat_init(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 
 // -----
 
+// A LinalgExt op's splat-constant init becomes a fill too.
+func.func @linalg_ext_splat_init(%real: tensor<4x16xf32>) -> (tensor<4x16xf32>, tensor<4x16xf32>) {
+  %stage = arith.constant 1 : index
+  %imag = arith.constant dense<0.0> : tensor<4x16xf32>
+  %fft:2 = iree_linalg_ext.fft ins(%stage : index)
+      outs(%real, %imag : tensor<4x16xf32>, tensor<4x16xf32>) : tensor<4x16xf32>, tensor<4x16xf32>
+  return %fft#0, %fft#1 : tensor<4x16xf32>, tensor<4x16xf32>
+}
+// CHECK-LABEL: func.func @linalg_ext_splat_init(
+//  CHECK-SAME:     %[[REAL:[a-zA-Z0-9]+]]: tensor<4x16xf32>
+//       CHECK:   %[[F:.+]] = linalg.fill
+//       CHECK:   iree_linalg_ext.fft {{.*}} outs(%[[REAL]], %[[F]] :
+
+// -----
+
 // Ops inside a dispatch stay as they are.
 #row = affine_map<(d0, d1) -> (d1)>
 #id = affine_map<(d0, d1) -> (d0, d1)>
