@@ -25,9 +25,9 @@ Type widen(Type type) {
       shaped && isNarrowFloat(shaped.getElementType()))
     return shaped.clone(f32);
   if (auto function = dyn_cast<FunctionType>(type))
-    return FunctionType::get(
-        type.getContext(), llvm::map_to_vector(function.getInputs(), widen),
-        llvm::map_to_vector(function.getResults(), widen));
+    return FunctionType::get(type.getContext(),
+                             llvm::map_to_vector(function.getInputs(), widen),
+                             llvm::map_to_vector(function.getResults(), widen));
   return type;
 }
 
@@ -35,17 +35,16 @@ APInt toF32Bits(const APFloat &value) {
   APFloat wide = value;
   bool losesInfo = false;
   // f16 and bf16 values are exact in f32.
-  wide.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven,
-               &losesInfo);
+  wide.convert(APFloat::IEEEsingle(), APFloat::rmNearestTiesToEven, &losesInfo);
   return wide.bitcastToAPInt();
 }
 
 Attribute widen(Attribute attr) {
   if (auto scalar = dyn_cast<FloatAttr>(attr);
       scalar && isNarrowFloat(scalar.getType()))
-    return FloatAttr::get(widen(scalar.getType()),
-                          APFloat(APFloat::IEEEsingle(),
-                                  toF32Bits(scalar.getValue())));
+    return FloatAttr::get(
+        widen(scalar.getType()),
+        APFloat(APFloat::IEEEsingle(), toF32Bits(scalar.getValue())));
   if (auto dense = dyn_cast<DenseFPElementsAttr>(attr);
       dense && isNarrowFloat(dense.getElementType()))
     return dense.mapValues(Float32Type::get(attr.getContext()), toF32Bits);
