@@ -2,6 +2,7 @@
 
 #include "core/analysis/CompileStats.h"
 
+#include "compat/EncodingCompatDialect.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -242,6 +243,21 @@ static void addReturns(ModuleOp module, const RegionIndex &regions,
   });
 }
 
+// set_encoding ops still inside a dispatch after HoistEncodingOps.
+static void addEncodings(ModuleOp module, const RegionIndex &regions,
+                         OpNamer &namer, CompileStats &stats) {
+  module.walk([&](encoding::SetEncodingOp op) {
+    ++stats.setEncodings;
+    auto region = op->getParentOfType<dispatch::RegionOp>();
+    if (!region)
+      return;
+    Operation *source = op.getSource().getDefiningOp();
+    stats.unhoistedEncodings.push_back(
+        {namer.getName(op), stats.groups[regions.lookup(region)].name,
+         source ? namer.getName(source) : std::string()});
+  });
+}
+
 CompileStats computeCompileStats(ModuleOp module) {
   CompileStats stats;
   OpNamer namer;
@@ -285,6 +301,7 @@ CompileStats computeCompileStats(ModuleOp module) {
   });
 
   addReturns(module, regions, stats);
+  addEncodings(module, regions, namer, stats);
   stats.dispatches = stats.groups.size();
   stats.executables = executableBodies.size();
   // getStaticByteSize is 0 for dynamic shapes, so those transients add 0.
