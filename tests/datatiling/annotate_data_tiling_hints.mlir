@@ -12,7 +12,7 @@
 // A matmul (B transposed by its maps) and a batch matmul: one loop each of
 // batch, M, N and K, a multiply-add body.
 // CHECK-LABEL: func.func @matmuls
-//       CHECK:   linalg.matmul {dispatchlab.data_tiling_hint}
+//       CHECK:   linalg.matmul indexing_maps = [{{.+}}] {dispatchlab.data_tiling_hint}
 //       CHECK:   linalg.batch_matmul {dispatchlab.data_tiling_hint}
 func.func @matmuls(%a: tensor<4x8xf32>, %b: tensor<16x8xf32>, %c: tensor<4x16xf32>,
                    %x: tensor<2x4x8xf32>, %y: tensor<2x8x16xf32>, %z: tensor<2x4x16xf32>)

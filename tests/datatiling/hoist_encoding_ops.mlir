@@ -3,14 +3,12 @@
 // outside; with encoding-hoist-slices (IREE PR 21181) it may take a chain of
 // contiguous slices and constants along.
 //
-// RUN: dispatchlab-opt %s --split-input-file \
+// RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-hoist-encoding-ops))' \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,STAY
-// RUN: dispatchlab-opt %s --split-input-file \
+// RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-hoist-encoding-ops{encoding-hoist-slices=true}))' \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,HOIST
-
-#enc = #iree_encoding.testing<>
 
 // The source is captured from above: the set_encoding moves before the
 // dispatch, which now captures the encoded tensor. The unset_encoding stays.
@@ -20,6 +18,7 @@
 //   CHECK-NOT:     iree_encoding.set_encoding
 //       CHECK:     "test.use"(%[[E]])
 //       CHECK:     iree_encoding.unset_encoding
+#enc = #iree_encoding.testing<>
 func.func @captured_source(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
   %r = dispatch.region -> (tensor<4x8xf32>) {
     %e = iree_encoding.set_encoding %a : tensor<4x8xf32> -> tensor<4x8xf32, #enc>
@@ -42,6 +41,7 @@ func.func @captured_source(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
 //   STAY-NEXT:     %[[S:.+]] = tensor.extract_slice %arg0[8, 0] [8, 8] [1, 1]
 //   STAY-NEXT:     %[[E:.+]] = iree_encoding.set_encoding %[[S]]
 //       CHECK:     "test.use"(%[[E]])
+#enc = #iree_encoding.testing<>
 func.func @cloned_slice(%w: tensor<16x8xf32>) -> tensor<8x8xf32, #enc> {
   %r = dispatch.region -> (tensor<8x8xf32, #enc>) {
     %s = tensor.extract_slice %w[8, 0] [8, 8] [1, 1] : tensor<16x8xf32> to tensor<8x8xf32>
@@ -61,11 +61,12 @@ func.func @cloned_slice(%w: tensor<16x8xf32>) -> tensor<8x8xf32, #enc> {
 //   HOIST-NEXT:  %[[S:.+]] = tensor.extract_slice %[[C]][0, 0]
 //   HOIST-NEXT:  iree_encoding.set_encoding %[[S]]
 //   HOIST-NEXT:  dispatch.region
-//   HOIST:         "test.use"(%[[C]]
+//   HOIST:         "test.use"(%{{.+}}, %[[C]])
 //   STAY:        dispatch.region
 //   STAY-NEXT:     arith.constant
 //   STAY-NEXT:     tensor.extract_slice
 //   STAY-NEXT:     iree_encoding.set_encoding
+#enc = #iree_encoding.testing<>
 func.func @cloned_constant_chain() -> (tensor<8x8xf32, #enc>, tensor<16x8xf32>) {
   %r:2 = dispatch.region -> (tensor<8x8xf32, #enc>, tensor<16x8xf32>) {
     %c = arith.constant dense<1.0> : tensor<16x8xf32>
@@ -87,6 +88,7 @@ func.func @cloned_constant_chain() -> (tensor<8x8xf32, #enc>, tensor<16x8xf32>) 
 //  CHECK-NEXT:     iree_encoding.set_encoding
 //       CHECK:     "test.op"
 //  CHECK-NEXT:     iree_encoding.set_encoding
+#enc = #iree_encoding.testing<>
 func.func @not_hoistable(%w: tensor<16x8xf32>) -> (tensor<8x4xf32, #enc>, tensor<4x4xf32, #enc>) {
   %r:2 = dispatch.region -> (tensor<8x4xf32, #enc>, tensor<4x4xf32, #enc>) {
     %s = tensor.extract_slice %w[0, 0] [8, 4] [1, 1] : tensor<16x8xf32> to tensor<8x4xf32>

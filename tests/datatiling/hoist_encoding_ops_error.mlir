@@ -5,7 +5,6 @@
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-hoist-encoding-ops{encoding-unhoisted-error=true}))'
 
 #enc = #iree_encoding.testing<>
-
 func.func @cloned_slice(%w: tensor<16x8xf32>) -> tensor<8x8xf32, #enc> {
   %r = dispatch.region -> (tensor<8x8xf32, #enc>) {
     %s = tensor.extract_slice %w[8, 0] [8, 8] [1, 1] : tensor<16x8xf32> to tensor<8x8xf32>
@@ -18,6 +17,7 @@ func.func @cloned_slice(%w: tensor<16x8xf32>) -> tensor<8x8xf32, #enc> {
 
 // -----
 
+#enc = #iree_encoding.testing<>
 func.func @captured_source(%a: tensor<4x8xf32>) -> tensor<4x8xf32, #enc> {
   %r = dispatch.region -> (tensor<4x8xf32, #enc>) {
     %e = iree_encoding.set_encoding %a : tensor<4x8xf32> -> tensor<4x8xf32, #enc>

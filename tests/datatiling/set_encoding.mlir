@@ -32,9 +32,9 @@ func.func @fill_init(%a: tensor<4x8xf32>, %b: tensor<16x8xf32>) -> tensor<4x16xf
     %zero = arith.constant 0.0 : f32
     %e = tensor.empty() : tensor<4x16xf32>
     %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x16xf32>) -> tensor<4x16xf32>
-    %mm = linalg.matmul {dispatchlab.data_tiling_hint}
+    %mm = linalg.matmul
         indexing_maps = [affine_map<(m, n, k) -> (m, k)>, affine_map<(m, n, k) -> (n, k)>,
-                         affine_map<(m, n, k) -> (m, n)>]
+                         affine_map<(m, n, k) -> (m, n)>] {dispatchlab.data_tiling_hint}
         ins(%a, %b : tensor<4x8xf32>, tensor<16x8xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
     dispatch.return %mm : tensor<4x16xf32>
   }
