@@ -252,8 +252,12 @@ static void addEncodings(ModuleOp module, const RegionIndex &regions,
     if (!region)
       return;
     Operation *source = op.getSource().getDefiningOp();
+    // SetEncoding gives the op its contraction's location, hence its name.
+    std::string name = namer.getName(op);
+    if (StringRef(name).starts_with("%"))
+      name = "iree_encoding.set_encoding for " + name;
     stats.unhoistedEncodings.push_back(
-        {namer.getName(op), stats.groups[regions.lookup(region)].name,
+        {name, stats.groups[regions.lookup(region)].name,
          source ? namer.getName(source) : std::string()});
   });
 }
