@@ -288,6 +288,10 @@ CompileStats computeCompileStats(ModuleOp module) {
 
     for (Value value : captured) {
       Value source = stripViewOps(value);
+      // A hoisted set_encoding relayouts a dispatch result, which still
+      // crosses between dispatches.
+      if (auto encode = source.getDefiningOp<encoding::SetEncodingOp>())
+        source = stripViewOps(encode.getSource());
       auto producer = source.getDefiningOp<dispatch::RegionOp>();
       if (producer && producer != region)
         transients.insert(source);
