@@ -3,6 +3,7 @@
 #include "heuristics/DispatchRegionBuilder.h"
 
 #include "mlir/Analysis/TopologicalSortUtils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -100,6 +101,21 @@ static bool hasUnfusableUseInRegion(Value value, dispatch::RegionOp region) {
   });
 }
 
+// Seed 002's first fix (encoding-block-clone): a producer feeding a
+// contraction input that the data-tiling route will encode stays outside, so
+// that the set_encoding put on that input can leave the dispatch.
+static bool feedsEncodedInput(Value value, dispatch::RegionOp region,
+                              const HeuristicOptions &options) {
+  if (!options.encodingBlockClone ||
+      options.dataTiling != DataTilingMode::Fusion)
+    return false;
+  return llvm::any_of(value.getUses(), [&](OpOperand &use) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(use.getOwner());
+    return linalgOp && region->isProperAncestor(linalgOp) &&
+           linalgOp.isDpsInput(&use) && isDataTilingCandidate(linalgOp);
+  });
+}
+
 // Cloneable ops (transitively through their own inputs) whose results the
 // region reads from above.
 static SmallVector<Operation *>
@@ -113,7 +129,8 @@ getCloneableOps(dispatch::RegionOp region, const HeuristicOptions &options) {
     Operation *def = value.getDefiningOp();
     if (!def || cloneable.contains(def) ||
         !isCloneableIntoDispatchOp(def, options) ||
-        hasUnfusableUseInRegion(value, region))
+        hasUnfusableUseInRegion(value, region) ||
+        feedsEncodedInput(value, region, options))
       continue;
     cloneable.insert(def);
     forEachUsedValue(def, [&](Value used) { worklist.push_back(used); });

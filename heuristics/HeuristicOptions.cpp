@@ -40,6 +40,12 @@ KnobNames<PipelineMode> getKnobNames(PipelineMode) {
   return names;
 }
 
+KnobNames<DataTilingMode> getKnobNames(DataTilingMode) {
+  static constexpr std::pair<StringLiteral, DataTilingMode> names[] = {
+      {"none", DataTilingMode::None}, {"fusion", DataTilingMode::Fusion}};
+  return names;
+}
+
 namespace {
 template <typename Enum> StringRef getName(Enum value) {
   for (const auto &[name, named] : getKnobNames(value))
@@ -123,6 +129,7 @@ template <typename T> std::string describeValues() {
 StringRef stringify(TruncateOrdering v) { return getName(v); }
 StringRef stringify(ElementwiseFusionMode v) { return getName(v); }
 StringRef stringify(PipelineMode v) { return getName(v); }
+StringRef stringify(DataTilingMode v) { return getName(v); }
 
 ArrayRef<StringRef> HeuristicOptions::presetNames() {
   static const StringRef names[] = {"iree-O0", "iree-O2", "no-fusion"};

@@ -61,12 +61,23 @@ enum class PipelineMode {
   Formation,
 };
 
+/// Which of IREE's data-tiling routes runs (encodings on contractions).
+enum class DataTilingMode {
+  /// No encodings (IREE's default).
+  None,
+  /// IREE's experimental DT-fusion route of DispatchCreation
+  /// (--iree-dispatch-creation-experimental-data-tiling): encodings are set
+  /// inside the dispatches formed without them, then hoisted out.
+  Fusion,
+};
+
 /// The spellings of each enum knob's values, in the order help lists them.
 template <typename Enum>
 using KnobNames = llvm::ArrayRef<std::pair<llvm::StringLiteral, Enum>>;
 KnobNames<TruncateOrdering> getKnobNames(TruncateOrdering);
 KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode);
 KnobNames<PipelineMode> getKnobNames(PipelineMode);
+KnobNames<DataTilingMode> getKnobNames(DataTilingMode);
 
 /// What a knob's flag shows: its key, the values it takes, its help.
 struct KnobDescription {
@@ -125,6 +136,7 @@ struct HeuristicOptions {
 llvm::StringRef stringify(TruncateOrdering v);
 llvm::StringRef stringify(ElementwiseFusionMode v);
 llvm::StringRef stringify(PipelineMode v);
+llvm::StringRef stringify(DataTilingMode v);
 
 } // namespace dispatchlab
 

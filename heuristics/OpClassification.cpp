@@ -13,6 +13,7 @@
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/TilingInterface.h"
 
 using namespace mlir;
@@ -186,6 +187,48 @@ bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
     return llvm::all_of(op->getOperandTypes(), isScalarIntOrFloat) &&
            llvm::all_of(op->getResultTypes(), isScalarIntOrFloat);
   return false;
+}
+
+// yield(add(out, mul(a, b))), where a and b are block arguments or casts of
+// them: what mmt4d can compute (IREE's hasMatmulLikeBody).
+static bool hasMatmulLikeBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  Value out = op.getMatchingBlockArgument(op.getDpsInitOperand(0));
+  Operation *add = body->getTerminator()->getOperand(0).getDefiningOp();
+  if (!isa_and_nonnull<arith::AddFOp, arith::AddIOp>(add))
+    return false;
+  Value other = add->getOperand(0) == out   ? add->getOperand(1)
+                : add->getOperand(1) == out ? add->getOperand(0)
+                                            : Value();
+  Operation *mul = other ? other.getDefiningOp() : nullptr;
+  if (!isa_and_nonnull<arith::MulFOp, arith::MulIOp>(mul))
+    return false;
+  return llvm::all_of(mul->getOperands(), [](Value factor) {
+    if (auto cast = factor.getDefiningOp<CastOpInterface>())
+      factor = cast->getOperand(0);
+    return isa<BlockArgument>(factor);
+  });
+}
+
+bool isDataTilingCandidate(Operation *op) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+  if (!linalgOp || !linalgOp.hasPureTensorSemantics() ||
+      linalgOp.getNumDpsInits() != 1)
+    return false;
+  auto encoded = [](Value value) {
+    auto type = dyn_cast<RankedTensorType>(value.getType());
+    return type && type.getEncoding();
+  };
+  if (llvm::any_of(op->getOperands(), encoded) ||
+      !linalg::isaContractionOpInterface(linalgOp))
+    return false;
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(linalgOp);
+  if (failed(dims) || dims->batch.size() > 1 || dims->m.size() > 1 ||
+      dims->n.size() > 1 || dims->k.size() != 1 ||
+      (dims->m.empty() && dims->n.empty()))
+    return false;
+  return hasMatmulLikeBody(linalgOp);
 }
 
 bool hasFusableUnpackProducer(Operation *op) {

@@ -36,6 +36,12 @@ bool isBitTruncateOp(mlir::Operation *op);
 bool isCloneableIntoDispatchOp(mlir::Operation *op,
                                const HeuristicOptions &options);
 
+/// Mirrors IREE's `isSupportedContractionOp` (AnnotateDataTilingHints.cpp):
+/// a Linalg contraction on tensors, no operand encoded, at most one batch, M,
+/// N and K loop, an M or N loop and a K loop, and a matmul-like body. The
+/// data-tiling fusion route encodes exactly these.
+bool isDataTilingCandidate(mlir::Operation *op);
+
 /// Mirrors IREE's `isRootLikeOp` (FormDispatchRegions.cpp): named Linalg ops
 /// (but fill), reduction generics, iree_linalg_ext ops (but gather), and
 /// TilingInterface ops other than pad/concat/pack.

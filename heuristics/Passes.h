@@ -13,6 +13,11 @@ namespace dispatchlab {
 #define GEN_PASS_DECL
 #include "heuristics/Passes.h.inc"
 
+/// The unit attribute AnnotateDataTilingHints puts on the contractions that
+/// SetEncoding encodes (IREE's `iree.opt.data_tiling`).
+inline constexpr llvm::StringLiteral kDataTilingHintAttr =
+    "dispatchlab.data_tiling_hint";
+
 /// The passes whose options are HeuristicOptions knobs, built with them.
 std::unique_ptr<mlir::Pass>
 createFormDispatchRegionsPass(const HeuristicOptions &options);

@@ -286,4 +286,66 @@ def FoldUnitExtentDimsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+//===----------------------------------------------------------------------===//
+// The data-tiling fusion route (data-tiling=fusion, IREE's Passes.cpp order:
+// after formation and cloning)
+//===----------------------------------------------------------------------===//
+
+def AnnotateDataTilingHintsPass
+    : InterfacePass<"dispatchlab-annotate-data-tiling-hints",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Mark the contractions that will get data-tiling encodings";
+  let description = [{
+    Mirrors IREE's DispatchCreation AnnotateDataTilingHints (matmul op type
+    only): a contraction with tensor operands, none of them encoded, at most
+    one batch, M, N and K loop, an M or N loop and a K loop, and a body of
+    the form yield(add(out, mul(cast(a), cast(b)))) gets the unit attribute
+    `dispatchlab.data_tiling_hint`. A function that already has a hint is
+    left alone.
+  }];
+}
+
+def SetEncodingPass
+    : InterfacePass<"dispatchlab-set-encoding", "mlir::FunctionOpInterface"> {
+  let summary = "Put iree_encoding.set_encoding on the operands of each "
+                "hinted contraction and unset_encoding on its result";
+  let description = [{
+    Mirrors IREE's DispatchCreation SetEncoding (its generic strategy), in
+    place, so inside the contraction's dispatch: each input gets a
+    set_encoding, the init too (a linalg.fill init becomes a fill of an
+    encoded tensor.empty, IREE's FoldFillWithSetEncoding), the contraction
+    is cloned on encoded types and its result goes through unset_encoding.
+    The encoding is `#iree_encoding.encoding` with the operand index, op
+    type matmul, the element types of the three operands, the op's
+    indexing maps and its static loop ranges (`?` when dynamic).
+  }];
+  let dependentDialects = ["::dispatchlab::encoding::EncodingDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def HoistEncodingOpsPass
+    : InterfacePass<"dispatchlab-hoist-encoding-ops",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move set_encoding ops out of their dispatch when what they "
+                "encode comes from outside it";
+  let description = [{
+    Mirrors IREE's DispatchCreation HoistEncodingOps, without its bubbling
+    through bit-extend and broadcast generics: a set_encoding in a dispatch
+    whose operands are all defined outside it moves before the dispatch.
+    One whose source is computed in the dispatch (seed 002: an
+    extract_slice cloned in) stays, unless `encoding-hoist-slices` lets it
+    take its producer chain along (IREE's TODO there and PR 21181: every op
+    of the chain is a contiguous extract_slice or a constant), or
+    `encoding-unhoisted-error` makes it the error IREE gave then.
+  }];
+  let options = [
+    Option<"hoistSlices", "encoding-hoist-slices", "bool", "false",
+           "Hoist the chain of extract_slices and constants producing a "
+           "set_encoding's source along with it">,
+    Option<"unhoistedError", "encoding-unhoisted-error", "bool", "false",
+           "A set_encoding that cannot be hoisted is an error, as in IREE "
+           "before PR 21181">
+  ];
+}
+
 #endif // DISPATCHLAB_HEURISTICS_PASSES_TD

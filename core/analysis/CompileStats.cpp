@@ -2,6 +2,7 @@
 
 #include "core/analysis/CompileStats.h"
 
+#include "compat/EncodingCompatDialect.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -242,6 +243,25 @@ static void addReturns(ModuleOp module, const RegionIndex &regions,
   });
 }
 
+// set_encoding ops still inside a dispatch after HoistEncodingOps.
+static void addEncodings(ModuleOp module, const RegionIndex &regions,
+                         OpNamer &namer, CompileStats &stats) {
+  module.walk([&](encoding::SetEncodingOp op) {
+    ++stats.setEncodings;
+    auto region = op->getParentOfType<dispatch::RegionOp>();
+    if (!region)
+      return;
+    Operation *source = op.getSource().getDefiningOp();
+    // SetEncoding gives the op its contraction's location, hence its name.
+    std::string name = namer.getName(op);
+    if (StringRef(name).starts_with("%"))
+      name = "iree_encoding.set_encoding for " + name;
+    stats.unhoistedEncodings.push_back(
+        {name, stats.groups[regions.lookup(region)].name,
+         source ? namer.getName(source) : std::string()});
+  });
+}
+
 CompileStats computeCompileStats(ModuleOp module) {
   CompileStats stats;
   OpNamer namer;
@@ -268,6 +288,10 @@ CompileStats computeCompileStats(ModuleOp module) {
 
     for (Value value : captured) {
       Value source = stripViewOps(value);
+      // A hoisted set_encoding relayouts a dispatch result, which still
+      // crosses between dispatches.
+      if (auto encode = source.getDefiningOp<encoding::SetEncodingOp>())
+        source = stripViewOps(encode.getSource());
       auto producer = source.getDefiningOp<dispatch::RegionOp>();
       if (producer && producer != region)
         transients.insert(source);
@@ -285,6 +309,7 @@ CompileStats computeCompileStats(ModuleOp module) {
   });
 
   addReturns(module, regions, stats);
+  addEncodings(module, regions, namer, stats);
   stats.dispatches = stats.groups.size();
   stats.executables = executableBodies.size();
   // getStaticByteSize is 0 for dynamic shapes, so those transients add 0.

@@ -54,6 +54,14 @@ struct DispatchGroupStats {
   std::vector<int64_t> returns;
 };
 
+/// A set_encoding left inside a dispatch (seed 002).
+struct UnhoistedEncoding {
+  std::string op;
+  std::string dispatch;
+  /// The op in the same dispatch that produces the encoded tensor.
+  std::string source;
+};
+
 struct CompileStats {
   std::string model;
   /// Canonical option text: one `key=value` per line.
@@ -67,6 +75,9 @@ struct CompileStats {
   /// Bytes of tensors produced by one dispatch and consumed by another.
   /// Dynamically shaped tensors count 0.
   int64_t transientBytes = 0;
+  /// Every iree_encoding.set_encoding, inside dispatches or not.
+  int64_t setEncodings = 0;
+  std::vector<UnhoistedEncoding> unhoistedEncodings;
   std::vector<DispatchGroupStats> groups;
 };
 

@@ -52,6 +52,9 @@ void printDispatchTable(const CompileStats &stats, raw_ostream &os) {
                 stats.copies);
   os << formatv("Generic ops: {0} before, {1} after  Transient: {2} bytes\n",
                 stats.genericBefore, stats.genericAfter, stats.transientBytes);
+  if (stats.setEncodings)
+    os << formatv("Encodings: {0} set_encoding, {1} unhoisted\n",
+                  stats.setEncodings, stats.unhoistedEncodings.size());
   if (stats.groups.empty())
     return;
 

@@ -52,6 +52,17 @@ results::CompileStats toRecord(const CompileStats &stats) {
   record.set_transient_bytes(stats.transientBytes);
   for (const DispatchGroupStats &group : stats.groups)
     addGroup(group, *record.add_groups());
+  // Absent without data tiling, so other results keep their form.
+  if (!stats.setEncodings)
+    return record;
+  results::EncodingStats &encodings = *record.mutable_encodings();
+  encodings.set_set_encodings(stats.setEncodings);
+  for (const UnhoistedEncoding &unhoisted : stats.unhoistedEncodings) {
+    results::UnhoistedEncoding &entry = *encodings.add_unhoisted_encodings();
+    entry.set_op(unhoisted.op);
+    entry.set_dispatch(unhoisted.dispatch);
+    entry.set_source(unhoisted.source);
+  }
   return record;
 }
 

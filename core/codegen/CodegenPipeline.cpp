@@ -42,6 +42,9 @@ using namespace mlir;
 namespace dispatchlab {
 
 namespace {
+/// Encodings (data-tiling=fusion) are dropped before anything else.
+constexpr const char *kMaterializeEncodingsPipeline =
+    "dispatchlab-materialize-encoding-into-nop";
 /// The reference's f32 twin of a low-precision model, before anything else.
 constexpr const char *kWidenFloatsPipeline =
     "dispatchlab-widen-low-precision-floats";
@@ -561,7 +564,8 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   context->printOpOnDiagnostic(false);
   llvm::scope_exit restore([&] { context->printOpOnDiagnostic(printOp); });
 
-  if (failed(checkNoCompatOps(module)))
+  if (failed(runPipeline(module, kMaterializeEncodingsPipeline)) ||
+      failed(checkNoCompatOps(module)))
     return failure();
   CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();

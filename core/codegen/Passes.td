@@ -5,6 +5,20 @@
 
 include "mlir/Pass/PassBase.td"
 
+def MaterializeEncodingIntoNopPass
+    : Pass<"dispatchlab-materialize-encoding-into-nop", "mlir::ModuleOp"> {
+  let summary = "Drop tensor encodings: set_encoding and unset_encoding "
+                "become their source";
+  let description = [{
+    Mirrors IREE's MaterializeEncodingIntoNop, the safe way to run a
+    data-tiled module (data-tiling=fusion): every tensor loses its
+    `#iree_encoding` attribute, `iree_encoding.set_encoding` and
+    `unset_encoding` forward their source, and the encoded contractions
+    compute on plain tensors as before SetEncoding. Runs first, on
+    dispatch-formed IR.
+  }];
+}
+
 def OutlineDispatchRegionsPass
     : Pass<"dispatchlab-outline-dispatch-regions", "mlir::ModuleOp"> {
   let summary = "Outline each dispatch.region into its own func.func";

@@ -101,6 +101,17 @@ void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
   pm.addPass(createTransposeGenericOpsPass());
 }
 
+// IREE's experimental data-tiling route, right after producer cloning
+// (DispatchCreation/Passes.cpp): hint, encode in place, hoist out.
+void buildDataTilingStage(OpPassManager &pm, const HeuristicOptions &options) {
+  pm.addPass(createAnnotateDataTilingHintsPass());
+  pm.addPass(createSetEncodingPass());
+  HoistEncodingOpsPassOptions hoist;
+  hoist.hoistSlices = options.encodingHoistSlices;
+  hoist.unhoistedError = options.encodingUnhoistedError;
+  pm.addPass(createHoistEncodingOpsPass(hoist));
+}
+
 // No canonicalization once dispatches exist: folding would hoist the
 // constants cloned into them back out.
 void buildFormStage(OpPassManager &pm, const HeuristicOptions &options) {
@@ -109,6 +120,8 @@ void buildFormStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createFormScalarDispatchesPass());
   pm.addPass(createFormDispatchRegionsPass(options));
   pm.addPass(createCloneProducersIntoDispatchRegionsPass(options));
+  if (options.dataTiling == DataTilingMode::Fusion)
+    buildDataTilingStage(pm, options);
   if (full)
     pm.addPass(createFormCopyDispatchesPass());
 }
