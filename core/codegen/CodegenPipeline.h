@@ -50,7 +50,9 @@ struct DispatchTemporaries {
 };
 
 struct CompiledModel {
-  std::unique_ptr<HostJit> engine;
+  /// Shared so that a copy can link the same object again (HostJit::relink)
+  /// and keep every other field: PairedComparison's A/A copy.
+  std::shared_ptr<HostJit> engine;
   /// Symbol to pass to ExecutionEngine::invokePacked: the C interface of the
   /// host function, taking one memref descriptor pointer per input, then one
   /// per output (results were turned into out-parameters).

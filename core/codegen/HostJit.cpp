@@ -162,9 +162,24 @@ HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
   main.addGenerator(std::move(*process));
   host->objectCopy = llvm::MemoryBuffer::getMemBufferCopy(
       object->getBuffer(), object->getBufferIdentifier());
+  for (llvm::StringRef path : libraries)
+    host->libraryPaths.push_back(path.str());
+  for (auto [name, address] : symbols)
+    host->extraSymbols.emplace_back(name.str(), address);
   if (llvm::Error error = host->jit->addObjectFile(std::move(object)))
     return std::move(error);
   return std::move(host);
+}
+
+llvm::Expected<std::unique_ptr<HostJit>> HostJit::relink() const {
+  llvm::SmallVector<llvm::StringRef> libraries(libraryPaths.begin(),
+                                               libraryPaths.end());
+  llvm::SmallVector<std::pair<llvm::StringRef, void *>> symbols;
+  for (const auto &[name, address] : extraSymbols)
+    symbols.emplace_back(name, address);
+  return create(llvm::MemoryBuffer::getMemBufferCopy(
+                    objectCopy->getBuffer(), objectCopy->getBufferIdentifier()),
+                libraries, symbols);
 }
 
 HostJit::~HostJit() {

@@ -20,6 +20,7 @@
 #include "llvm/Target/TargetMachine.h"
 
 #include <memory>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -53,6 +54,9 @@ public:
   llvm::MemoryBufferRef getObject() const {
     return objectCopy->getMemBufferRef();
   }
+  /// The same object linked again, with the same libraries and symbols, at
+  /// other addresses: a second copy of the code without compiling it again.
+  llvm::Expected<std::unique_ptr<HostJit>> relink() const;
 
 private:
   HostJit() = default;
@@ -61,6 +65,9 @@ private:
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::unique_ptr<llvm::MemoryBuffer> objectCopy;
+  /// What create() was given, for relink().
+  std::vector<std::string> libraryPaths;
+  std::vector<std::pair<std::string, void *>> extraSymbols;
   /// The runtime libraries' destroy hooks, run when the code goes away.
   std::vector<void (*)()> destroyFunctions;
 };

@@ -41,6 +41,15 @@ llvm::json::Value toJson(const ComparedVariant &variant,
                             {"output_difference", variant.outputDifference}};
   object["ratio"] = variant.ratio ? toJson(*variant.ratio) : nullptr;
   object["code_cache"] = stringify(variant.codeCache);
+  object["relinked_from"] = variant.relinkedFrom;
+  object["compile_seconds"] = variant.compileSeconds;
+  object["compile_phases_seconds"] =
+      llvm::json::Object{{"import", variant.importSeconds},
+                         {"formation", variant.formationSeconds},
+                         {"codegen", variant.codegenSeconds},
+                         {"jit", variant.jitSeconds}};
+  object["inputs_seconds"] = variant.inputsSeconds;
+  object["input_bytes"] = variant.inputBytes;
   return object;
 }
 
@@ -81,6 +90,7 @@ llvm::json::Value toJson(const CompareOptions &options,
       {"schedule", stringify(options.schedule)},
       {"injected_drift", options.injectDrift},
       {"method", methodOf(options.schedule)},
+      {"compiles", report.compiles},
       {"rounds", report.rounds},
       {"calls_per_sample", int64_t(report.callsPerSample)},
       {"min_sample_ms", options.minSampleSeconds * 1000},

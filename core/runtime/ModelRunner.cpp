@@ -157,7 +157,7 @@ namespace {
 /// Calls the initializer: the weights it reads are in, the packed inputs
 /// out.
 llvm::Error runInitializer(const CompiledModel &model,
-                           std::vector<HostArray> &inputs) {
+                           llvm::ArrayRef<HostArray *> inputs) {
   llvm::Expected<void (*)(void **)> function =
       model.engine->lookupPacked(model.initializerSymbol);
   // As text: the run's callers handle string errors only.
@@ -165,14 +165,14 @@ llvm::Error runInitializer(const CompiledModel &model,
     return llvm::createStringError(llvm::toString(function.takeError()));
   PackedArguments arguments;
   for (unsigned index : model.initializerArguments)
-    arguments.add(inputs[index]);
+    arguments.add(*inputs[index]);
   std::vector<std::pair<unsigned, unsigned>> packed;
   for (auto [index, input] : llvm::enumerate(model.inputs))
     if (input.packedResult)
       packed.emplace_back(*input.packedResult, index);
   llvm::sort(packed);
   for (auto [result, index] : packed)
-    arguments.add(inputs[index]);
+    arguments.add(*inputs[index]);
   (*function)(arguments.get());
   return llvm::Error::success();
 }
@@ -180,22 +180,32 @@ llvm::Error runInitializer(const CompiledModel &model,
 /// `inputs` holds at least an array per input of `model`, each of its type
 /// and shape.
 llvm::Error checkInputArrays(const CompiledModel &model,
-                             const std::vector<HostArray> &inputs) {
+                             llvm::ArrayRef<HostArray *> inputs) {
   if (inputs.size() < model.inputs.size())
     return llvm::createStringError(
         "the model takes " + llvm::Twine(model.inputs.size()) + " inputs, " +
         llvm::Twine(inputs.size()) + " given");
   for (auto [input, array] : llvm::zip_first(model.inputs, inputs))
-    if (array.type != input.type || array.shape != input.shape)
+    if (array->type != input.type || array->shape != input.shape)
       return llvm::createStringError(
           "input '" + input.name + "' is " + describe(input.type, input.shape) +
-          " but the array holds " + describe(array.type, array.shape));
+          " but the array holds " + describe(array->type, array->shape));
   return llvm::Error::success();
 }
 } // namespace
 
 llvm::Expected<PreparedCall>
 PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
+                     std::vector<HostArray> &outputs) {
+  std::vector<HostArray *> pointers;
+  for (HostArray &array : inputs)
+    pointers.push_back(&array);
+  return create(model, pointers, outputs);
+}
+
+llvm::Expected<PreparedCall>
+PreparedCall::create(const CompiledModel &model,
+                     llvm::ArrayRef<HostArray *> inputs,
                      std::vector<HostArray> &outputs) {
   if (outputs.empty())
     for (const TensorSignature &output : model.outputs)
@@ -215,7 +225,7 @@ PreparedCall::create(const CompiledModel &model, std::vector<HostArray> &inputs,
     return llvm::createStringError(llvm::toString(function.takeError()));
   call.function = *function;
   for (unsigned index = 0; index < model.inputs.size(); ++index)
-    call.arguments.add(inputs[index]);
+    call.arguments.add(*inputs[index]);
   for (HostArray &array : outputs)
     call.arguments.add(array);
   call.argv = call.arguments.get();

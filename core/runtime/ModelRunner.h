@@ -73,6 +73,12 @@ public:
   static llvm::Expected<PreparedCall> create(const CompiledModel &model,
                                              std::vector<HostArray> &inputs,
                                              std::vector<HostArray> &outputs);
+  /// The same with the inputs by pointer: variants of one model share the
+  /// arrays of their common inputs and own their packed ones
+  /// (PairedComparison.h).
+  static llvm::Expected<PreparedCall> create(const CompiledModel &model,
+                                             llvm::ArrayRef<HostArray *> inputs,
+                                             std::vector<HostArray> &outputs);
   void operator()() { function(argv); }
   /// Seconds the initializer took in create() (0 without one).
   double getInitializerSeconds() const { return initializerSeconds; }

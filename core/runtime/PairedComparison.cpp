@@ -2,6 +2,7 @@
 
 #include "core/runtime/PairedComparison.h"
 
+#include "core/codegen/HostJit.h"
 #include "core/support/HostMemory.h"
 #include "core/support/HostPinning.h"
 #include "core/support/Statistics.h"
@@ -23,6 +24,11 @@ namespace {
 /// One variant compiled, its inputs made and its call prepared.
 struct Contender {
   RunReport report;
+  /// Its inputs' arrays: the baseline's where it takes the same input (one
+  /// copy of the weights for all variants), else its own in report.inputs.
+  std::vector<HostArray *> inputs;
+  /// The variant whose compiled code was linked again for it (the A/A copy).
+  std::optional<std::string> relinkedFrom;
   std::optional<PreparedCall> call;
 };
 
@@ -47,22 +53,113 @@ std::string identityOf(const CompileStats &stats) {
 
 /// A failure of the first variant is the model's (its diagnostics name the
 /// file); one of a later variant is that variant's options'.
+llvm::Error variantError(const ComparedVariantOptions &variant,
+                         llvm::Error error, bool first) {
+  std::string message = llvm::toString(std::move(error));
+  if (message.empty() && first)
+    return llvm::createStringError("");
+  return llvm::createStringError(
+      "variant '" + variant.name + "'" +
+      (message.empty() ? " failed to compile" : ": " + message));
+}
+
+/// Whether the input at `index` of `model` is the one `baseline` takes
+/// there, so that one array serves both.
+bool sameInput(const CompiledModel &model, const CompiledModel &baseline,
+               size_t index) {
+  if (index >= baseline.inputs.size())
+    return false;
+  const TensorSignature &input = model.inputs[index];
+  const TensorSignature &other = baseline.inputs[index];
+  return !input.packedResult && !other.packedResult &&
+         input.name == other.name && input.type == other.type &&
+         input.shape == other.shape;
+}
+
+/// Points `contender`'s inputs at the baseline's arrays and gives it its
+/// own (zeroed, for its initializer to fill) packed ones. Variants of one
+/// model take the same inputs and weights, made from the same seeds, so
+/// this changes no value; one that does not gets all its own.
+llvm::Error shareInputs(const RunOptions &run, const Contender &baseline,
+                        const ParameterData *parameters, Contender &contender) {
+  const CompiledModel &model = contender.report.variant.model;
+  const CompiledModel &base = baseline.report.variant.model;
+  ModelInputs &own = contender.report.inputs;
+  bool shares = true;
+  for (size_t i = 0; i < model.inputs.size(); ++i)
+    shares &= model.inputs[i].packedResult || sameInput(model, base, i);
+  if (!shares) {
+    llvm::Expected<ModelInputs> inputs =
+        makeInputs(model, run.inputs, parameters, run.seed);
+    if (!inputs)
+      return inputs.takeError();
+    own = std::move(*inputs);
+    for (HostArray &array : own.arrays)
+      contender.inputs.push_back(&array);
+    return llvm::Error::success();
+  }
+  // Empty arrays stand in for the shared ones, so that indices match.
+  for (auto [index, input] : llvm::enumerate(model.inputs)) {
+    bool packed = input.packedResult.has_value();
+    own.arrays.push_back(packed ? HostArray(input.type, input.shape)
+                                : HostArray());
+    own.sources.push_back(packed ? InputSource::Packed
+                                 : baseline.report.inputs.sources[index]);
+  }
+  for (size_t i = 0; i < model.inputs.size(); ++i)
+    contender.inputs.push_back(sameInput(model, base, i) ? baseline.inputs[i]
+                                                         : &own.arrays[i]);
+  return llvm::Error::success();
+}
+
+/// The first variant compiled with its inputs made; a later one compiled,
+/// sharing the first one's inputs.
 llvm::Expected<Contender>
 prepareContender(const CompareOptions &options,
                  const ComparedVariantOptions &variant,
-                 const ParameterData *parameters, bool first) {
+                 const ParameterData *parameters, const Contender *baseline) {
   RunOptions run = options.run;
   run.heuristics = variant.heuristics;
-  llvm::Expected<RunReport> report = prepareRun(run, parameters);
-  if (!report) {
-    std::string message = llvm::toString(report.takeError());
-    if (message.empty() && first)
-      return llvm::createStringError("");
-    return llvm::createStringError(
-        "variant '" + variant.name + "'" +
-        (message.empty() ? " failed to compile" : ": " + message));
+  llvm::Expected<RunReport> report =
+      baseline ? compileRun(run) : prepareRun(run, parameters);
+  if (!report)
+    return variantError(variant, report.takeError(), !baseline);
+  Contender contender{std::move(*report), {}, std::nullopt, std::nullopt};
+  if (!baseline) {
+    for (HostArray &array : contender.report.inputs.arrays)
+      contender.inputs.push_back(&array);
+    return contender;
   }
-  return Contender{std::move(*report), std::nullopt};
+  auto start = std::chrono::steady_clock::now();
+  if (llvm::Error error = shareInputs(run, *baseline, parameters, contender))
+    return variantError(variant, std::move(error), false);
+  contender.report.phases.inputs = secondsSince(start);
+  return contender;
+}
+
+/// The baseline's A/A copy: its object linked again, at other addresses,
+/// as compiling it again would give (the same object, from the cache or
+/// not), without the MLIR pipeline and LLVM.
+llvm::Expected<Contender> relinkContender(const RunOptions &run,
+                                          const Contender &baseline,
+                                          const ComparedVariantOptions &copy,
+                                          const ComparedVariantOptions &from) {
+  auto start = std::chrono::steady_clock::now();
+  CompiledModel model = baseline.report.variant.model;
+  llvm::Expected<std::unique_ptr<HostJit>> engine = model.engine->relink();
+  if (!engine)
+    return variantError(copy, engine.takeError(), false);
+  model.engine = std::move(*engine);
+  Contender contender;
+  contender.report.variant.model = std::move(model);
+  contender.report.variant.stats = baseline.report.variant.stats;
+  contender.report.phases.compile = secondsSince(start);
+  contender.relinkedFrom = from.name;
+  start = std::chrono::steady_clock::now();
+  if (llvm::Error error = shareInputs(run, baseline, nullptr, contender))
+    return variantError(copy, std::move(error), false);
+  contender.report.phases.inputs = secondsSince(start);
+  return contender;
 }
 
 /// Runs every initializer and calls each variant until `warmupSeconds` of
@@ -73,9 +170,9 @@ llvm::Error warmUp(std::vector<Contender> &contenders,
   for (auto [contender, variant] : llvm::zip(contenders, variants)) {
     if (variant.identicalTo)
       continue;
-    llvm::Expected<PreparedCall> call = PreparedCall::create(
-        contender.report.variant.model, contender.report.inputs.arrays,
-        contender.report.outputs);
+    llvm::Expected<PreparedCall> call =
+        PreparedCall::create(contender.report.variant.model, contender.inputs,
+                             contender.report.outputs);
     if (!call)
       return llvm::createStringError(
           "variant '" + variant.name +
@@ -257,8 +354,25 @@ double outputDifference(const std::vector<HostArray> &outputs,
   return outputs.size() == baseline.size() ? worst : INFINITY;
 }
 
-/// Names, options and identities. The A/A copy shares the baseline's code
-/// but is timed all the same: that is what it is for.
+/// Where `contender`'s compile time went and what memory it holds.
+void recordCosts(const Contender &contender, ComparedVariant &variant) {
+  variant.relinkedFrom = contender.relinkedFrom;
+  variant.compileSeconds = contender.report.phases.compile;
+  if (!contender.relinkedFrom) {
+    const CompiledVariant &compiled = contender.report.variant;
+    variant.importSeconds = compiled.importSeconds;
+    variant.formationSeconds =
+        compiled.preprocessingSeconds + compiled.formationSeconds;
+    variant.codegenSeconds = compiled.model.codegenSeconds;
+    variant.jitSeconds = compiled.model.jitSeconds;
+  }
+  variant.inputsSeconds = contender.report.phases.inputs;
+  for (const HostArray &array : contender.report.inputs.arrays)
+    variant.inputBytes += int64_t(array.data.size());
+}
+
+/// Names, options and identities. The A/A copy runs the baseline's code
+/// (linked again) but is timed all the same: that is what it is for.
 std::vector<ComparedVariant>
 describeVariants(const CompareOptions &options,
                  llvm::ArrayRef<Contender> contenders) {
@@ -271,6 +385,7 @@ describeVariants(const CompareOptions &options,
     variant.dispatchesIdentity = identityOf(contender.report.variant.stats);
     variant.dispatches = contender.report.variant.stats.dispatches;
     variant.codeCache = codeCacheUse(contender.report);
+    recordCosts(contender, variant);
     auto earlier = llvm::find_if(variants, [&](const ComparedVariant &other) {
       return other.dispatchesIdentity == variant.dispatchesIdentity;
     });
@@ -384,9 +499,15 @@ compareVariants(const CompareOptions &options) {
         expanded.variants.begin() + 1,
         {options.variants.front().name + kSelfCheckSuffix.str(),
          options.variants.front().heuristics});
-  for (const ComparedVariantOptions &variant : expanded.variants) {
+  // Reserved: later contenders point into the first one's inputs.
+  contenders.reserve(expanded.variants.size());
+  for (auto [index, variant] : llvm::enumerate(expanded.variants)) {
+    const Contender *baseline = index ? &contenders.front() : nullptr;
     llvm::Expected<Contender> contender =
-        prepareContender(expanded, variant, weights, contenders.empty());
+        options.selfCheck && index == 1
+            ? relinkContender(options.run, *baseline, variant,
+                              expanded.variants.front())
+            : prepareContender(expanded, variant, weights, baseline);
     if (!contender)
       return contender.takeError();
     contenders.push_back(std::move(*contender));
@@ -395,6 +516,8 @@ compareVariants(const CompareOptions &options) {
   ComparisonReport report;
   report.orderSeed = options.orderSeed;
   report.variants = describeVariants(expanded, contenders);
+  report.compiles = llvm::count_if(
+      contenders, [](const Contender &c) { return !c.relinkedFrom; });
   return measureAll(expanded, contenders, std::move(report));
 }
 

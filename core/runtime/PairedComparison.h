@@ -94,10 +94,27 @@ struct ComparedVariant {
   double outputDifference = 0;
   /// Whether its compiled code came from --cache-dir.
   CacheUse codeCache = CacheUse::Off;
+  /// The variant whose compiled code was linked again for this one instead
+  /// of compiling it (the A/A copy: the baseline).
+  std::optional<std::string> relinkedFrom;
+  /// Wall seconds compiling it (or linking it again) and making its inputs
+  /// (only its packed ones when it shares the baseline's).
+  double compileSeconds = 0;
+  /// Of compileSeconds: importing, forming dispatches, the MLIR codegen
+  /// pipeline and LLVM (with linking); 0 when linked again.
+  double importSeconds = 0, formationSeconds = 0, codegenSeconds = 0,
+         jitSeconds = 0;
+  double inputsSeconds = 0;
+  /// Bytes of the input arrays it holds itself: all for the baseline, its
+  /// packed weights for a later variant, which shares the baseline's others.
+  int64_t inputBytes = 0;
 };
 
 struct ComparisonReport {
   std::vector<ComparedVariant> variants;
+  /// Variants compiled through MLIR and LLVM (or the object cache); the
+  /// A/A copy is linked again instead.
+  int64_t compiles = 0;
   int64_t rounds = 0;
   /// Each sample times this many consecutive calls of one variant and
   /// records their mean: enough that the fastest variant's sample is not

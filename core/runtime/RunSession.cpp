@@ -398,9 +398,7 @@ openWeights(const RunOptions &options) {
   return std::optional<ParameterData>(std::move(*parameters));
 }
 
-/// The variant compiled and its inputs made.
-llvm::Expected<RunReport> prepareRun(const RunOptions &options,
-                                     const ParameterData *parameters) {
+llvm::Expected<RunReport> compileRun(const RunOptions &options) {
   auto start = std::chrono::steady_clock::now();
   FailureOr<CompiledVariant> variant =
       compileVariant(options, options.heuristics, options.codegen);
@@ -408,7 +406,17 @@ llvm::Expected<RunReport> prepareRun(const RunOptions &options,
     return reported();
   RunReport report{std::move(*variant)};
   report.phases.compile = secondsSince(start);
-  start = std::chrono::steady_clock::now();
+  return report;
+}
+
+/// The variant compiled and its inputs made.
+llvm::Expected<RunReport> prepareRun(const RunOptions &options,
+                                     const ParameterData *parameters) {
+  llvm::Expected<RunReport> compiled = compileRun(options);
+  if (!compiled)
+    return compiled.takeError();
+  RunReport report = std::move(*compiled);
+  auto start = std::chrono::steady_clock::now();
   llvm::Expected<ModelInputs> inputs = makeInputs(
       report.variant.model, options.inputs, parameters, options.seed);
   if (!inputs) {

@@ -156,6 +156,9 @@ CacheUse codeCacheUse(const RunReport &report);
 llvm::Expected<std::optional<ParameterData>>
 openWeights(const RunOptions &options);
 
+/// The variant of `options` compiled, its inputs not made yet.
+llvm::Expected<RunReport> compileRun(const RunOptions &options);
+
 /// The variant of `options` compiled and its inputs made: a report with
 /// nothing measured or checked yet.
 llvm::Expected<RunReport> prepareRun(const RunOptions &options,

@@ -100,13 +100,64 @@ std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
   return std::nullopt;
 }
 
-/// The counts of a result's stats and its dispatch groups.
+/// How a COMPARE job measured, then a row per variant: its paired ratio to
+/// the baseline and verdict, and where its code came from.
+void printComparison(const results::Comparison &comparison,
+                     llvm::raw_ostream &os) {
+  os << llvm::formatv("  comparison   {0}: {1} rounds of {2} call(s) per "
+                      "variant in {3:F2} s, stopped by {4}, order seed {5}, "
+                      "{6} variant(s) compiled\n",
+                      comparison.schedule(), comparison.rounds(),
+                      comparison.calls_per_sample(),
+                      comparison.rounds_seconds(), comparison.stopped_by(),
+                      comparison.order_seed(), comparison.compiles());
+  os << "  method       " << comparison.method() << "\n";
+  if (comparison.has_noise_floor())
+    os << "  noise floor  "
+       << formatPairedRatio(comparison.noise_floor(), "(A/A)") << "\n";
+  auto load = [](const results::HostConditions &host) {
+    return host.has_load_average()
+               ? llvm::formatv("{0:F2}", host.load_average()).str()
+               : std::string("unknown");
+  };
+  os << "  load         " << load(comparison.host_before()) << " before, "
+     << load(comparison.host_after()) << " after\n\n";
+
+  TextGrid grid;
+  grid.header = {"variant", "dispatches",           "median",
+                 "cv",      "vs baseline (paired)", "code"};
+  grid.numeric = {false, true, true, true, false, false};
+  for (const results::ComparedVariant &variant : comparison.variants()) {
+    bool timed = !variant.has_identical_to();
+    std::string paired =
+        !timed ? "identical to " + variant.identical_to()
+        : variant.has_ratio()
+            ? formatPairedRatio(variant.ratio(), variant.verdict())
+            : variant.verdict();
+    std::string code = variant.has_relinked_from()
+                           ? "linked again from " + variant.relinked_from()
+                           : "compiled, cache " + variant.code_cache();
+    grid.rows.push_back(
+        {variant.name(), std::to_string(variant.dispatches()),
+         timed ? formatDuration(variant.median_ms()) : "",
+         timed ? formatCoefficientOfVariation(variant.cv()) : "", paired,
+         code});
+  }
+  printGrid(grid, OutputFormat::Table, os);
+}
+
+/// The counts of a result's stats and its dispatch groups, or its
+/// comparison.
 void printStats(const StoredResult &result, llvm::raw_ostream &os) {
   llvm::Expected<results::CompileStats> stats =
       parseProtoJson<results::CompileStats>(result.statsJson);
   if (!stats) {
     os << "  stats        (not stats JSON: "
        << llvm::toString(stats.takeError()) << ")\n";
+    return;
+  }
+  if (stats->has_comparison()) {
+    printComparison(stats->comparison(), os);
     return;
   }
   os << "  stats       ";
