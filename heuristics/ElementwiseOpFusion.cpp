@@ -46,6 +46,16 @@ static bool isI1Type(Type type) {
   return getElementTypeOrSelf(type).isInteger(1);
 }
 
+// i1 tensors are never worth materializing.
+static bool yieldsOnlyI1(Operation *op) {
+  return llvm::all_of(op->getResultTypes(), isI1Type);
+}
+
+// A body that yields its inputs unchanged: free to recompute.
+static bool onlyCopies(Operation *op) {
+  return op->getRegion(0).front().begin()->hasTrait<OpTrait::IsTerminator>();
+}
+
 // A generic that only copies one input into a higher-rank result.
 static bool isPureBroadcast(Operation *op) {
   if (isa<linalg::BroadcastOp>(op))
@@ -74,13 +84,7 @@ static bool areFusableAsElementwiseOps(OpOperand *fusedOperand,
   Operation *producer = fusedOperand->get().getDefiningOp();
   Operation *consumer = fusedOperand->getOwner();
 
-  // i1 tensors are never worth materializing.
-  if (llvm::all_of(producer->getResultTypes(), isI1Type))
-    return true;
-
-  // A copy producer costs nothing to recompute.
-  Block &producerBody = producer->getRegion(0).front();
-  if (producerBody.begin()->hasTrait<OpTrait::IsTerminator>())
+  if (yieldsOnlyI1(producer) || onlyCopies(producer))
     return true;
 
   auto linalgConsumer = dyn_cast<linalg::LinalgOp>(consumer);
@@ -135,7 +139,7 @@ static bool areFusableAsElementwiseOps(OpOperand *fusedOperand,
 static bool isBroadcastingCopy(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
   if (!generic || generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !isa<linalg::YieldOp>(generic.getBody()->front()))
+      !onlyCopies(generic))
     return false;
   return llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
     AffineMap map = generic.getMatchingIndexingMap(input);
@@ -170,12 +174,7 @@ static bool isFusableBeforePr8723(OpOperand *fusedOperand) {
 static bool isFusableAfterPr8723(OpOperand *fusedOperand,
                                  bool allowRedundantComputation) {
   Operation *producer = fusedOperand->get().getDefiningOp();
-  if (llvm::all_of(producer->getResultTypes(), isI1Type))
-    return true;
-  if (producer->hasOneUse())
-    return true;
-  Block &producerBody = producer->getRegion(0).front();
-  if (producerBody.begin()->hasTrait<OpTrait::IsTerminator>())
+  if (yieldsOnlyI1(producer) || producer->hasOneUse() || onlyCopies(producer))
     return true;
   auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
   return allowRedundantComputation && consumer &&
