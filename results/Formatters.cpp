@@ -182,6 +182,14 @@ std::string formatPairedRatio(const results::PairedRatio &ratio,
          " " + formatPValue(ratio.p_value()) + " " + verdict.str();
 }
 
+std::string formatComparedVariant(const results::ComparedVariant &variant) {
+  if (variant.has_identical_to())
+    return "identical to " + variant.identical_to();
+  if (variant.has_ratio())
+    return formatPairedRatio(variant.ratio(), variant.verdict());
+  return "baseline";
+}
+
 /// "0.996x [0.989, 1.008] p=0.950 within noise (paired)": always against
 /// the comparison's own baseline.
 static std::string formatPairedCell(const PivotCell &cell) {

@@ -62,6 +62,10 @@ std::string formatLatencyRatio(std::optional<double> ratioOfMedians,
 std::string formatPairedRatio(const results::PairedRatio &ratio,
                               llvm::StringRef verdict);
 
+/// A compared variant against its comparison's baseline: "baseline",
+/// "identical to nf" or its paired ratio with the verdict.
+std::string formatComparedVariant(const results::ComparedVariant &variant);
+
 /// The pivot as displayed: models or variants down the side, the geometric
 /// mean as the last row (models down) or column (variants down); for latency
 /// against a baseline with its interval, like the cells ("0.75x [0.73,

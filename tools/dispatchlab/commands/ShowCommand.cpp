@@ -129,19 +129,14 @@ void printComparison(const results::Comparison &comparison,
   grid.numeric = {false, true, true, true, false, false};
   for (const results::ComparedVariant &variant : comparison.variants()) {
     bool timed = !variant.has_identical_to();
-    std::string paired =
-        !timed ? "identical to " + variant.identical_to()
-        : variant.has_ratio()
-            ? formatPairedRatio(variant.ratio(), variant.verdict())
-            : variant.verdict();
     std::string code = variant.has_relinked_from()
                            ? "linked again from " + variant.relinked_from()
                            : "compiled, cache " + variant.code_cache();
     grid.rows.push_back(
         {variant.name(), std::to_string(variant.dispatches()),
          timed ? formatDuration(variant.median_ms()) : "",
-         timed ? formatCoefficientOfVariation(variant.cv()) : "", paired,
-         code});
+         timed ? formatCoefficientOfVariation(variant.cv()) : "",
+         formatComparedVariant(variant), code});
   }
   printGrid(grid, OutputFormat::Table, os);
 }

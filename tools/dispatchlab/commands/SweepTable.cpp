@@ -61,17 +61,12 @@ void addComparedRows(const coordinator::JobRow &job,
                      const results::Comparison &comparison,
                      std::vector<std::vector<std::string>> &rows) {
   for (const results::ComparedVariant &variant : comparison.variants()) {
-    std::string paired = "baseline";
-    if (variant.has_identical_to())
-      paired = "identical to " + variant.identical_to();
-    else if (variant.has_ratio())
-      paired = formatPairedRatio(variant.ratio(), variant.verdict());
     bool timed = !variant.has_identical_to();
     rows.push_back({job.model(), variant.name(), job.state(),
                     std::to_string(variant.dispatches()), "", "",
                     timed ? formatDuration(variant.median_ms()) : "",
                     timed ? formatCoefficientOfVariation(variant.cv()) : "",
-                    paired, ""});
+                    formatComparedVariant(variant), ""});
   }
 }
 } // namespace
