@@ -67,6 +67,8 @@ std::string toString(const sweep::Measurement &measurement) {
     text += "aa=true\n";
   if (measurement.order_seed() > 0)
     text += llvm::formatv("order_seed={0}\n", measurement.order_seed());
+  if (measurement.max_rounds() > 0)
+    text += llvm::formatv("max_rounds={0}\n", measurement.max_rounds());
   return text;
 }
 

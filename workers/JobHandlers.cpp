@@ -115,6 +115,9 @@ void addCompareFlags(const sweep::Measurement &measurement,
   if (measurement.order_seed() > 0)
     arguments.push_back(
         llvm::formatv("--order-seed={0}", measurement.order_seed()).str());
+  if (measurement.max_rounds() > 0)
+    arguments.push_back(
+        llvm::formatv("--max-rounds={0}", measurement.max_rounds()).str());
   if (measurement.aa())
     arguments.push_back("--aa");
 }

@@ -443,7 +443,8 @@ TEST_F(SweepSpecTest, CompareKeyHashesEveryVariantTheBaselineAndSettings) {
            [](sweep::Measurement &m) { m.set_budget_seconds(3); },
            [](sweep::Measurement &m) { m.set_max_load(4); },
            [](sweep::Measurement &m) { m.set_aa(true); },
-           [](sweep::Measurement &m) { m.set_order_seed(5); }}) {
+           [](sweep::Measurement &m) { m.set_order_seed(5); },
+           [](sweep::Measurement &m) { m.set_max_rounds(6); }}) {
     sweep::Measurement changed = measurement;
     set(changed);
     EXPECT_NE(key, contentKey("m", job, changed, context)) << toString(changed);
