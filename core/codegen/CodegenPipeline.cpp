@@ -101,7 +101,8 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
          "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
          "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
          "convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
-         "convert-func-to-llvm,reconcile-unrealized-casts";
+         "convert-func-to-llvm,reconcile-unrealized-casts,"
+         "dispatchlab-keep-dispatches-out-of-line";
 }
 
 /// The tile loops (scf.forall) of each dispatch: sequential loops for one

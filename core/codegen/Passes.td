@@ -45,6 +45,23 @@ def DeduplicateDispatchesPass
   }];
 }
 
+def KeepDispatchesOutOfLinePass
+    : Pass<"dispatchlab-keep-dispatches-out-of-line", "mlir::ModuleOp"> {
+  let summary = "Mark every dispatch function noinline for LLVM";
+  let description = [{
+    Runs on the LLVM dialect, last: each `llvm.func` that was a dispatch
+    function (it keeps OutlineDispatchRegions' unit attribute) gets
+    `no_inline`. In IREE a dispatch is its own HAL executable, so the host
+    code calls it and never inlines it; without the mark, LLVM's -O3
+    inliner folds most dispatches into the host function (MiniLM: 727
+    dispatch calls before -O3, 179 after), and instruction selection on
+    that one huge function is most of the JIT's time. The dispatches keep
+    their own bodies, so what is timed is the code each dispatch compiles
+    to, called across the boundary IREE has.
+  }];
+  let dependentDialects = ["mlir::LLVM::LLVMDialect"];
+}
+
 def LinearizeTileLoopsPass
     : Pass<"dispatchlab-linearize-tile-loops", "mlir::func::FuncOp"> {
   let summary = "Collapse each multi-dimensional scf.parallel into one loop";
