@@ -3,7 +3,6 @@
 #ifndef DISPATCHLAB_CORE_CODEGEN_CODESIZE_H
 #define DISPATCHLAB_CORE_CODEGEN_CODESIZE_H
 
-#include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/MemoryBuffer.h"
 
@@ -11,14 +10,8 @@
 
 namespace dispatchlab {
 
-/// Bytes of machine code (the text sections of the object the JIT linked:
-/// host function, dispatches and their C wrappers). `engine` must have been
-/// created with ExecutionEngineOptions::enableObjectDump, which keeps that
-/// object; it is read back through a temporary file, the only way the
-/// engine exposes it.
-llvm::Expected<int64_t> measureCodeSize(mlir::ExecutionEngine &engine);
-
-/// The same, of an object in memory.
+/// Bytes of machine code in `object`: its text sections (host function,
+/// dispatches and their C wrappers, for a compiled model).
 llvm::Expected<int64_t> measureObjectCodeSize(llvm::MemoryBufferRef object);
 
 } // namespace dispatchlab

@@ -73,7 +73,7 @@ struct CompiledModel {
   /// Peak total of the host function's buffers between dispatches
   /// (computeTransientPeakBytes).
   int64_t transientPeakBytes = 0;
-  /// Bytes of JIT-compiled machine code (measureCodeSize).
+  /// Bytes of JIT-compiled machine code (measureObjectCodeSize).
   int64_t codeSizeBytes = 0;
   /// The pass pipeline that lowered the module, for provenance.
   std::string pipeline;
