@@ -379,12 +379,13 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostMachine() {
   return builder->createTargetMachine();
 }
 
-/// `module` in LLVM IR for `machine`, with the packed wrappers lookups go
-/// through. Translation reports what it could not translate as
-/// diagnostics of its own; they are folded into the one error line.
+/// `module` in LLVM IR for `machine`, exporting only the packed wrappers of
+/// `compiled`'s entry points, which lookups go through. Translation reports
+/// what it could not translate as diagnostics of its own; they are folded into
+/// the one error line.
 FailureOr<std::unique_ptr<llvm::Module>>
 translateForHost(ModuleOp module, llvm::LLVMContext &context,
-                 llvm::TargetMachine &machine) {
+                 llvm::TargetMachine &machine, const CompiledModel &compiled) {
   std::string translationError;
   std::unique_ptr<llvm::Module> llvmModule;
   {
@@ -401,7 +402,12 @@ translateForHost(ModuleOp module, llvm::LLVMContext &context,
                             "LLVM IR (")
            << translationError << ")";
   ExecutionEngine::setupTargetTripleAndDataLayout(llvmModule.get(), &machine);
-  addPackedWrappers(*llvmModule);
+  SmallVector<StringRef, 2> entries = {compiled.entrySymbol};
+  if (!compiled.initializerSymbol.empty())
+    entries.push_back(compiled.initializerSymbol);
+  if (llvm::Error error = exportPackedEntryPoints(*llvmModule, entries))
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(std::move(error));
   return std::move(llvmModule);
 }
 
@@ -424,7 +430,7 @@ createEngine(ModuleOp module, const CodegenOptions &options,
   {
     llvm::LLVMContext context;
     FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
-        translateForHost(module, context, **machine);
+        translateForHost(module, context, **machine, compiled);
     if (failed(llvmModule))
       return failure();
     FailureOr<std::unique_ptr<llvm::MemoryBuffer>> compiledObject =

@@ -3,6 +3,7 @@
 #include "core/codegen/HostJit.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
+#include "llvm/ADT/StringSet.h"
 #include "llvm/ExecutionEngine/Orc/CompileUtils.h"
 #include "llvm/ExecutionEngine/Orc/ExecutionUtils.h"
 #include "llvm/ExecutionEngine/Orc/RTDyldObjectLinkingLayer.h"
@@ -10,6 +11,7 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/DynamicLibrary.h"
+#include "llvm/Transforms/IPO/Internalize.h"
 
 #include <cstdio>
 #include <cstdlib>
@@ -73,13 +75,20 @@ void addPackedWrapper(llvm::Function &function) {
 }
 } // namespace
 
-void addPackedWrappers(llvm::Module &module) {
-  llvm::SmallVector<llvm::Function *> defined;
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration())
-      defined.push_back(&function);
-  for (llvm::Function *function : defined)
+llvm::Error exportPackedEntryPoints(llvm::Module &module,
+                                    llvm::ArrayRef<llvm::StringRef> entries) {
+  llvm::StringSet<> exported;
+  for (llvm::StringRef name : entries) {
+    llvm::Function *function = module.getFunction(name);
+    if (!function || function->isDeclaration())
+      return llvm::createStringError("no function " + name + " to export");
     addPackedWrapper(*function);
+    exported.insert(kPackedPrefix.str() + name.str());
+  }
+  llvm::internalizeModule(module, [&](const llvm::GlobalValue &value) {
+    return exported.contains(value.getName());
+  });
+  return llvm::Error::success();
 }
 
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>

@@ -26,11 +26,17 @@
 
 namespace dispatchlab {
 
-/// Adds `_mlir_NAME(void **args)` for every function NAME defined in
-/// `module`: it calls NAME with argument i loaded from `*args[i]` (and
-/// stores a result through `args[n]`), the calling convention of
-/// HostJit::lookupPacked, as of mlir::ExecutionEngine::invokePacked.
-void addPackedWrappers(llvm::Module &module);
+/// Adds `_mlir_NAME(void **args)` for each function NAME of `entries`: it
+/// calls NAME with argument i loaded from `*args[i]` (and stores a result
+/// through `args[n]`), the calling convention of HostJit::lookupPacked, as
+/// of mlir::ExecutionEngine::invokePacked. Every other definition becomes
+/// internal, as an executable exports only its entry points: -O3 may then
+/// drop the arguments a function does not use and choose its calling
+/// convention. (MobileBERT's host function takes thousands of arguments;
+/// with it and a packed wrapper of it exported, instruction selection of
+/// those calls took most of the JIT's 88 s.)
+llvm::Error exportPackedEntryPoints(llvm::Module &module,
+                                    llvm::ArrayRef<llvm::StringRef> entries);
 
 /// Machine code for `module` (already optimized) as an object file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
