@@ -3,32 +3,25 @@
 #include "core/codegen/CodeSize.h"
 #include "core/codegen/HostJit.h"
 
-#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
-#include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
-#include "mlir/Target/LLVMIR/Export.h"
+#include "llvm/AsmParser/Parser.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 
 #include <gtest/gtest.h>
 
-using namespace mlir;
 using namespace dispatchlab;
 
 namespace {
 /// One function summing its argument `terms` times: more terms, more code.
 std::string sumFunction(int terms) {
-  std::string body = "llvm.func @f(%x: i64) -> i64 {\n  %s0 = llvm.add %x, %x "
-                     ": i64\n";
+  std::string body = "define i64 @f(i64 %x) {\n  %s0 = add i64 %x, %x\n";
   for (int i = 1; i < terms; ++i)
-    body += "  %s" + std::to_string(i) + " = llvm.mul %s" +
-            std::to_string(i - 1) + ", %x : i64\n";
-  return body + "  llvm.return %s" + std::to_string(terms - 1) + " : i64\n}\n";
+    body += "  %s" + std::to_string(i) + " = mul i64 %s" +
+            std::to_string(i - 1) + ", %x\n";
+  return body + "  ret i64 %s" + std::to_string(terms - 1) + "\n}\n";
 }
 
 class CodeSizeTest : public ::testing::Test {
@@ -36,43 +29,35 @@ protected:
   CodeSizeTest() {
     llvm::InitializeNativeTarget();
     llvm::InitializeNativeTargetAsmPrinter();
-    DialectRegistry registry;
-    registerBuiltinDialectTranslation(registry);
-    registerLLVMDialectTranslation(registry);
-    context.appendDialectRegistry(registry);
-    context.loadDialect<LLVM::LLVMDialect>();
   }
 
   /// `ir` compiled for the host into an object, as the codegen pipeline
   /// compiles a model (compileObject), unoptimized.
-  std::unique_ptr<llvm::MemoryBuffer> compile(StringRef ir) {
-    OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(ir, &context);
+  std::unique_ptr<llvm::MemoryBuffer> compile(llvm::StringRef ir) {
+    llvm::SMDiagnostic diagnostic;
+    std::unique_ptr<llvm::Module> module =
+        llvm::parseAssemblyString(ir, diagnostic, context);
     if (!module)
-      return nullptr;
-    llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule =
-        translateModuleToLLVMIR(*module, llvmContext);
+      return fail(llvm::createStringError(diagnostic.getMessage()));
     auto builder = llvm::orc::JITTargetMachineBuilder::detectHost();
-    if (!llvmModule || !builder)
+    if (!builder)
       return fail(builder.takeError());
     auto machine = builder->createTargetMachine();
     if (!machine)
       return fail(machine.takeError());
-    llvmModule->setDataLayout((*machine)->createDataLayout());
-    auto object = compileObject(*llvmModule, **machine);
+    module->setDataLayout((*machine)->createDataLayout());
+    auto object = compileObject(*module, **machine);
     if (!object)
       return fail(object.takeError());
     return std::move(*object);
   }
 
-  /// Records `error` (none: the IR did not translate) as the failure.
   static std::unique_ptr<llvm::MemoryBuffer> fail(llvm::Error error) {
-    ADD_FAILURE() << (error ? llvm::toString(std::move(error))
-                            : "cannot translate to LLVM IR");
+    ADD_FAILURE() << llvm::toString(std::move(error));
     return nullptr;
   }
 
-  MLIRContext context;
+  llvm::LLVMContext context;
 };
 
 TEST_F(CodeSizeTest, CountsTheTextOfTheObject) {
