@@ -9,6 +9,8 @@
 #ifndef DISPATCHLAB_CORE_SUPPORT_NPY_H
 #define DISPATCHLAB_CORE_SUPPORT_NPY_H
 
+#include "core/support/AlignedBytes.h"
+
 #include "llvm/ADT/StringRef.h"
 #include "llvm/Support/Error.h"
 #include "llvm/Support/raw_ostream.h"
@@ -30,7 +32,7 @@ llvm::StringRef getElementTypeName(ElementType type);
 struct HostArray {
   ElementType type = ElementType::F32;
   std::vector<int64_t> shape;
-  std::vector<uint8_t> data;
+  AlignedBytes data;
 
   HostArray() = default;
   /// Zero-filled.

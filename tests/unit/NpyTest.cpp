@@ -110,6 +110,19 @@ TEST_F(NpyTest, ReadsScalarAndVersion2) {
   EXPECT_EQ(read2->getDouble(0), 2.5);
 }
 
+TEST(HostArray, StorageIsAlignedAsDeviceBuffers) {
+  // Plain new gives 16 bytes, so among these sizes some would land off a
+  // cache line.
+  std::vector<HostArray> arrays;
+  for (int64_t size = 1; size <= 64; ++size)
+    arrays.emplace_back(ElementType::F32, std::vector<int64_t>{size});
+  for (const HostArray &array : arrays)
+    EXPECT_EQ(reinterpret_cast<uintptr_t>(array.data.data()) %
+                  kHostBufferAlignment,
+              0u)
+        << array.data.size() << " bytes";
+}
+
 TEST_F(NpyTest, RejectsBadFiles) {
   llvm::Expected<HostArray> missing = readNpy(path("missing.npy"));
   EXPECT_FALSE(static_cast<bool>(missing));
