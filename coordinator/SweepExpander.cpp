@@ -69,6 +69,8 @@ std::string toString(const sweep::Measurement &measurement) {
     text += llvm::formatv("order_seed={0}\n", measurement.order_seed());
   if (measurement.max_rounds() > 0)
     text += llvm::formatv("max_rounds={0}\n", measurement.max_rounds());
+  if (measurement.copies() > 0)
+    text += llvm::formatv("copies={0}\n", measurement.copies());
   return text;
 }
 

@@ -6,6 +6,8 @@
 
 #include "heuristics/HeuristicOptions.h"
 
+#include "core/support/PairedStatistics.h"
+
 #include "google/protobuf/io/tokenizer.h"
 #include "google/protobuf/text_format.h"
 #include "llvm/ADT/StringExtras.h"
@@ -177,6 +179,11 @@ void Checker::checkMeasurement(const sweep::Measurement &measurement,
   checkFiniteNonNegative(child(at, type, "budget_seconds"),
                          measurement.budget_seconds());
   checkFiniteNonNegative(child(at, type, "max_load"), measurement.max_load());
+  if (measurement.copies() > 1 && measurement.copies() < kMinCopies)
+    report(child(at, type, "copies"),
+           llvm::formatv("must be 1 or at least {0}: fewer copies give no "
+                         "95% interval",
+                         kMinCopies));
 }
 
 /// A COMPARE sweep's baseline names one of its COMPARE variants, and there

@@ -118,6 +118,9 @@ void addCompareFlags(const sweep::Measurement &measurement,
   if (measurement.max_rounds() > 0)
     arguments.push_back(
         llvm::formatv("--max-rounds={0}", measurement.max_rounds()).str());
+  if (measurement.copies() > 0)
+    arguments.push_back(
+        llvm::formatv("--copies={0}", measurement.copies()).str());
   if (measurement.aa())
     arguments.push_back("--aa");
 }

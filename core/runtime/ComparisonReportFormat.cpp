@@ -39,6 +39,11 @@ llvm::json::Value toJson(const ComparedVariant &variant,
                             {"median_ms", variant.stats.medianMs},
                             {"cv", variant.stats.cv},
                             {"output_difference", variant.outputDifference}};
+  llvm::json::Array copies;
+  for (const std::vector<double> &samples : variant.copySamplesSeconds)
+    copies.push_back(llvm::json::Object{{"samples_seconds", samples}});
+  if (!copies.empty())
+    object["copy_samples"] = std::move(copies);
   object["ratio"] = variant.ratio ? toJson(*variant.ratio) : nullptr;
   object["code_cache"] = stringify(variant.codeCache);
   object["relinked_from"] = variant.relinkedFrom;
@@ -89,7 +94,8 @@ llvm::json::Value toJson(const CompareOptions &options,
       {"model", options.run.modelPath},
       {"schedule", stringify(options.schedule)},
       {"injected_drift", options.injectDrift},
-      {"method", methodOf(options.schedule)},
+      {"method", methodOf(options.schedule, report.copies)},
+      {"copies", int64_t(report.copies)},
       {"compiles", report.compiles},
       {"rounds", report.rounds},
       {"calls_per_sample", int64_t(report.callsPerSample)},
@@ -122,7 +128,7 @@ void printTable(const CompareOptions &options, const ComparisonReport &report,
                                  [](int cpu) { return std::to_string(cpu); }),
                  ","),
       report.callsPerSample);
-  os << "method: " << methodOf(options.schedule) << "\n";
+  os << "method: " << methodOf(options.schedule, report.copies) << "\n";
   os << "host before: " << describe(report.before) << "\n";
   os << "host after:  " << describe(report.after) << "\n";
   os << llvm::formatv(

@@ -21,6 +21,18 @@
 namespace dispatchlab {
 
 namespace {
+/// A variant's object linked once more (CompareOptions::copies): its code
+/// at other addresses, with its own packed weights and outputs, sharing the
+/// variant's other inputs.
+struct LinkedCopy {
+  CompiledModel model;
+  /// The variant's arrays, but its own packed ones (into `packed`).
+  std::vector<HostArray *> inputs;
+  std::vector<HostArray> packed;
+  std::vector<HostArray> outputs;
+  std::optional<PreparedCall> call;
+};
+
 /// One variant compiled, its inputs made and its call prepared.
 struct Contender {
   RunReport report;
@@ -30,7 +42,20 @@ struct Contender {
   /// The variant whose compiled code was linked again for it (the A/A copy).
   std::optional<std::string> relinkedFrom;
   std::optional<PreparedCall> call;
+  /// Its links beyond the first, when timed.
+  std::vector<LinkedCopy> copies;
 };
+
+/// What one timed call of a round runs: a variant's first link (copy 0)
+/// or one of its copies.
+struct Slot {
+  size_t variant = 0, copy = 0;
+};
+
+PreparedCall &callOf(std::vector<Contender> &contenders, Slot slot) {
+  Contender &contender = contenders[slot.variant];
+  return slot.copy ? *contender.copies[slot.copy - 1].call : *contender.call;
+}
 
 /// Rounds between two looks at the intervals: each look sorts every
 /// variant's ratios.
@@ -162,26 +187,75 @@ llvm::Expected<Contender> relinkContender(const RunOptions &run,
   return contender;
 }
 
-/// Runs every initializer and calls each variant until `warmupSeconds` of
-/// its calls have passed (once at least).
+/// Links each timed variant's object `copies - 1` more times.
+llvm::Error linkCopies(unsigned copies, std::vector<Contender> &contenders,
+                       std::vector<ComparedVariant> &variants) {
+  for (auto [contender, variant] : llvm::zip(contenders, variants)) {
+    if (variant.identicalTo)
+      continue;
+    auto start = std::chrono::steady_clock::now();
+    const CompiledModel &model = contender.report.variant.model;
+    // Reserved: each copy's inputs point into its own `packed`.
+    contender.copies.reserve(copies - 1);
+    for (unsigned copy = 1; copy < copies; ++copy) {
+      llvm::Expected<std::unique_ptr<HostJit>> engine = model.engine->relink();
+      if (!engine)
+        return llvm::createStringError(
+            "variant '" + variant.name +
+            "': linking a copy failed: " + llvm::toString(engine.takeError()));
+      LinkedCopy &linked = contender.copies.emplace_back();
+      linked.model = model;
+      linked.model.engine = std::move(*engine);
+      linked.inputs = contender.inputs;
+      linked.packed.reserve(model.inputs.size());
+      for (auto [index, input] : llvm::enumerate(model.inputs))
+        if (input.packedResult)
+          linked.inputs[index] =
+              &linked.packed.emplace_back(input.type, input.shape);
+    }
+    variant.compileSeconds += secondsSince(start);
+  }
+  return llvm::Error::success();
+}
+
+/// Prepares `call` (running the initializer) and calls it until
+/// `warmupSeconds` of its calls have passed (once at least).
+llvm::Error warmUpCall(const CompiledModel &model,
+                       llvm::ArrayRef<HostArray *> inputs,
+                       std::vector<HostArray> &outputs,
+                       std::optional<PreparedCall> &call,
+                       llvm::StringRef variant, double warmupSeconds) {
+  llvm::Expected<PreparedCall> prepared =
+      PreparedCall::create(model, inputs, outputs);
+  if (!prepared)
+    return llvm::createStringError(
+        "variant '" + variant +
+        "': calling the model failed: " + llvm::toString(prepared.takeError()));
+  call.emplace(std::move(*prepared));
+  auto start = std::chrono::steady_clock::now();
+  do
+    (*call)();
+  while (secondsSince(start) < warmupSeconds);
+  return llvm::Error::success();
+}
+
+/// Warms up every timed variant and each of its copies.
 llvm::Error warmUp(std::vector<Contender> &contenders,
                    llvm::ArrayRef<ComparedVariant> variants,
                    double warmupSeconds) {
   for (auto [contender, variant] : llvm::zip(contenders, variants)) {
     if (variant.identicalTo)
       continue;
-    llvm::Expected<PreparedCall> call =
-        PreparedCall::create(contender.report.variant.model, contender.inputs,
-                             contender.report.outputs);
-    if (!call)
-      return llvm::createStringError(
-          "variant '" + variant.name +
-          "': calling the model failed: " + llvm::toString(call.takeError()));
-    contender.call.emplace(std::move(*call));
-    auto start = std::chrono::steady_clock::now();
-    do
-      (*contender.call)();
-    while (secondsSince(start) < warmupSeconds);
+    if (llvm::Error error =
+            warmUpCall(contender.report.variant.model, contender.inputs,
+                       contender.report.outputs, contender.call, variant.name,
+                       warmupSeconds))
+      return error;
+    for (LinkedCopy &copy : contender.copies)
+      if (llvm::Error error =
+              warmUpCall(copy.model, copy.inputs, copy.outputs, copy.call,
+                         variant.name, warmupSeconds))
+        return error;
   }
   return llvm::Error::success();
 }
@@ -202,10 +276,14 @@ unsigned chooseCallsPerSample(std::vector<Contender> &contenders,
   return unsigned(std::clamp(calls, 1.0, 10000.0));
 }
 
-/// The variants to time this round, in a fresh shuffled order.
-std::vector<size_t> roundOrder(llvm::ArrayRef<size_t> timed,
-                               std::mt19937_64 &engine) {
-  std::vector<size_t> order(timed.begin(), timed.end());
+/// The calls to time this round, every copy of every timed variant, in a
+/// fresh shuffled order.
+std::vector<Slot> roundOrder(llvm::ArrayRef<size_t> timed, unsigned copies,
+                             std::mt19937_64 &engine) {
+  std::vector<Slot> order;
+  for (size_t variant : timed)
+    for (size_t copy = 0; copy < copies; ++copy)
+      order.push_back({variant, copy});
   std::shuffle(order.begin(), order.end(), engine);
   return order;
 }
@@ -215,12 +293,16 @@ std::vector<size_t> roundOrder(llvm::ArrayRef<size_t> timed,
 bool updateRatios(std::vector<ComparedVariant> &variants,
                   llvm::ArrayRef<size_t> timed, double targetPercent) {
   bool narrow = true;
-  const std::vector<double> &baseline = variants.front().samplesSeconds;
+  const ComparedVariant &baseline = variants.front();
   for (size_t index : timed) {
     if (index == 0)
       continue;
     ComparedVariant &variant = variants[index];
-    variant.ratio = comparePaired(baseline, variant.samplesSeconds);
+    variant.ratio =
+        baseline.copySamplesSeconds.empty()
+            ? comparePaired(baseline.samplesSeconds, variant.samplesSeconds)
+            : compareCopies(baseline.copySamplesSeconds,
+                            variant.copySamplesSeconds);
     narrow &=
         variant.ratio && variant.ratio->halfWidthPercent() <= targetPercent;
   }
@@ -314,6 +396,14 @@ void measureSequentially(const CompareOptions &options,
                         report.variants[index].samplesSeconds);
 }
 
+/// The geometric mean of the copies' latest samples.
+double geomeanOfRound(llvm::ArrayRef<std::vector<double>> copies) {
+  double sum = 0;
+  for (const std::vector<double> &samples : copies)
+    sum += std::log(samples.back());
+  return std::exp(sum / double(copies.size()));
+}
+
 /// Calls the timed variants round after round until a stop applies.
 void measureRounds(const CompareOptions &options,
                    std::vector<Contender> &contenders, ComparisonReport &report,
@@ -324,9 +414,19 @@ void measureRounds(const CompareOptions &options,
   for (unsigned round = 1;; ++round) {
     if (round > options.minRounds / 2)
       competitor.start();
-    for (size_t index : roundOrder(timed, engine))
-      report.variants[index].samplesSeconds.push_back(
-          timeSample(*contenders[index].call, report.callsPerSample));
+    for (Slot slot : roundOrder(timed, report.copies, engine)) {
+      ComparedVariant &variant = report.variants[slot.variant];
+      double sample =
+          timeSample(callOf(contenders, slot), report.callsPerSample);
+      if (report.copies == 1)
+        variant.samplesSeconds.push_back(sample);
+      else
+        variant.copySamplesSeconds[slot.copy].push_back(sample);
+    }
+    if (report.copies > 1)
+      for (size_t index : timed)
+        report.variants[index].samplesSeconds.push_back(
+            geomeanOfRound(report.variants[index].copySamplesSeconds));
     report.rounds = round;
     report.roundsSeconds = secondsSince(start);
     bool look = round >= options.minRounds && round % kRoundsBetweenChecks == 0;
@@ -415,6 +515,9 @@ llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
   for (size_t i = 0; i < report.variants.size(); ++i)
     if (!report.variants[i].identicalTo)
       timed.push_back(i);
+  if (report.copies > 1)
+    for (size_t index : timed)
+      report.variants[index].copySamplesSeconds.resize(report.copies);
   if (llvm::Error error =
           warmUp(contenders, report.variants, options.run.warmupSeconds))
     return std::move(error);
@@ -431,6 +534,9 @@ llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
     variant.stats = summarizeLatencies(variant.samplesSeconds);
     variant.outputDifference =
         outputDifference(contenders[index].report.outputs, baseline);
+    for (const LinkedCopy &copy : contenders[index].copies)
+      variant.outputDifference = std::max(
+          variant.outputDifference, outputDifference(copy.outputs, baseline));
   }
   return report;
 }
@@ -440,12 +546,19 @@ llvm::StringRef stringify(Schedule schedule) {
   return schedule == Schedule::Interleaved ? "interleaved" : "sequential";
 }
 
-llvm::StringRef methodOf(Schedule schedule) {
-  return schedule == Schedule::Interleaved
-             ? "paired rounds in shuffled order: Wilcoxon signed-rank test "
-               "on the log ratios, sign-test interval of the median ratio"
-             : "each variant timed alone, one after the other: Mann-Whitney "
-               "U test, the interval inverting it, ratio of medians";
+std::string methodOf(Schedule schedule, unsigned copies) {
+  if (schedule == Schedule::Sequential)
+    return "each variant timed alone, one after the other: Mann-Whitney U "
+           "test, the interval inverting it, ratio of medians";
+  if (copies == 1)
+    return "paired rounds in shuffled order: Wilcoxon signed-rank test on "
+           "the log ratios, sign-test interval of the median ratio";
+  return llvm::formatv(
+      "paired rounds in shuffled order, each variant linked {0} times: per "
+      "copy the median over rounds of its time over the baseline copies' "
+      "geometric mean, then Mann-Whitney U test across copies, the "
+      "interval inverting it, Hodges-Lehmann ratio",
+      copies);
 }
 
 llvm::StringRef stringify(RoundsStop stop) {
@@ -487,6 +600,12 @@ llvm::Expected<ComparisonReport>
 compareVariants(const CompareOptions &options) {
   if (options.variants.empty())
     return llvm::createStringError("no variant to compare");
+  if (options.copies == 0 ||
+      (options.copies > 1 && (options.copies < kMinCopies ||
+                              options.schedule != Schedule::Interleaved)))
+    return llvm::createStringError(llvm::formatv(
+        "{0} copies: give 1, or at least {1} with the interleaved schedule",
+        options.copies, kMinCopies));
   llvm::Expected<std::optional<ParameterData>> parameters =
       openWeights(options.run);
   if (!parameters)
@@ -515,7 +634,11 @@ compareVariants(const CompareOptions &options) {
 
   ComparisonReport report;
   report.orderSeed = options.orderSeed;
+  report.copies = options.copies;
   report.variants = describeVariants(expanded, contenders);
+  if (llvm::Error error =
+          linkCopies(options.copies, contenders, report.variants))
+    return std::move(error);
   report.compiles = llvm::count_if(
       contenders, [](const Contender &c) { return !c.relinkedFrom; });
   return measureAll(expanded, contenders, std::move(report));

@@ -36,8 +36,9 @@ struct ComparedVariantOptions {
 /// against).
 enum class Schedule { Interleaved, Sequential };
 llvm::StringRef stringify(Schedule schedule);
-/// The statistics a schedule's ratios come from, in words.
-llvm::StringRef methodOf(Schedule schedule);
+/// The statistics a schedule's ratios come from, in words, with `copies`
+/// links of each variant (CompareOptions::copies).
+std::string methodOf(Schedule schedule, unsigned copies);
 
 struct CompareOptions {
   /// Model, inputs, weights, codegen and warm-up; its heuristics are unused.
@@ -58,6 +59,11 @@ struct CompareOptions {
   /// Stop adding rounds after this many seconds of rounds.
   double budgetSeconds = 10;
   uint64_t orderSeed = 1;
+  /// Links of each timed variant's object, each timed in every round: one
+  /// link is one draw of where the code lands, which moves a short call by
+  /// a few percent on some hosts (docs/compare.md). Above 1 (4 at least:
+  /// fewer give no 95% interval), the ratio is judged across the copies.
+  unsigned copies = 1;
   /// Differences smaller than this fraction are "within noise" (verdict).
   double minEffect = 0.01;
   /// Refuse to measure above this one-minute load average (negative: never).
@@ -83,12 +89,17 @@ struct ComparedVariant {
   int64_t dispatches = 0;
   /// An earlier variant with identical dispatches: this one is not timed.
   std::optional<std::string> identicalTo;
-  /// Seconds of one call per round (the mean of the round's calls), in
-  /// round order; empty when identical.
+  /// Seconds of one call per round (the mean of the round's calls; with
+  /// several copies, the geometric mean of theirs), in round order; empty
+  /// when identical.
   std::vector<double> samplesSeconds;
+  /// With several copies (CompareOptions::copies), each copy's samples in
+  /// round order; empty otherwise.
+  std::vector<std::vector<double>> copySamplesSeconds;
   LatencyStats stats;
   /// Against the baseline's samples of the same rounds (not the baseline's
-  /// own, nor an identical variant's).
+  /// own, nor an identical variant's); with several copies, across copies
+  /// (compareCopies).
   std::optional<PairedRatio> ratio;
   /// max|out - baseline out| / max|baseline out| over the outputs.
   double outputDifference = 0;
@@ -97,8 +108,9 @@ struct ComparedVariant {
   /// The variant whose compiled code was linked again for this one instead
   /// of compiling it (the A/A copy: the baseline).
   std::optional<std::string> relinkedFrom;
-  /// Wall seconds compiling it (or linking it again) and making its inputs
-  /// (only its packed ones when it shares the baseline's).
+  /// Wall seconds compiling it (or linking it again) and linking its
+  /// copies, and making its inputs (only its packed ones when it shares the
+  /// baseline's).
   double compileSeconds = 0;
   /// Of compileSeconds: importing, forming dispatches, the MLIR codegen
   /// pipeline and LLVM (with linking); 0 when linked again.
@@ -120,6 +132,8 @@ struct ComparisonReport {
   /// records their mean: enough that the fastest variant's sample is not
   /// dominated by reading the clock.
   unsigned callsPerSample = 1;
+  /// Links of each timed variant (CompareOptions::copies).
+  unsigned copies = 1;
   uint64_t orderSeed = 0;
   RoundsStop stop = RoundsStop::MaxRounds;
   double roundsSeconds = 0;

@@ -80,7 +80,59 @@ int64_t orderStatisticRank(int64_t n, double tail) {
   }
   return std::max<int64_t>(k, 1);
 }
+
+/// Each copy's median time over `norm` (one value per round).
+std::optional<std::vector<double>>
+copyLevels(llvm::ArrayRef<std::vector<double>> copies,
+           llvm::ArrayRef<double> norm) {
+  std::vector<double> levels;
+  for (const std::vector<double> &samples : copies) {
+    if (samples.size() != norm.size())
+      return std::nullopt;
+    std::vector<double> relative;
+    for (auto [sample, round] : llvm::zip(samples, norm)) {
+      if (!(sample > 0))
+        return std::nullopt;
+      relative.push_back(sample / round);
+    }
+    levels.push_back(*median(relative));
+  }
+  return levels;
+}
 } // namespace
+
+std::optional<PairedRatio>
+compareCopies(llvm::ArrayRef<std::vector<double>> baseline,
+              llvm::ArrayRef<std::vector<double>> variant) {
+  if (baseline.size() < kMinCopies || variant.size() < kMinCopies)
+    return std::nullopt;
+  size_t rounds = baseline.front().size();
+  if (rounds < 6)
+    return std::nullopt;
+  std::vector<double> norm(rounds, 0);
+  for (const std::vector<double> &samples : baseline) {
+    if (samples.size() != rounds)
+      return std::nullopt;
+    for (auto [sum, sample] : llvm::zip(norm, samples))
+      sum += sample > 0 ? std::log(sample) : NAN;
+  }
+  for (double &sum : norm)
+    sum = std::exp(sum / double(baseline.size()));
+  std::optional<std::vector<double>> a = copyLevels(baseline, norm);
+  std::optional<std::vector<double>> b = copyLevels(variant, norm);
+  if (!a || !b)
+    return std::nullopt;
+  std::optional<Interval> interval = ratioConfidenceInterval(*a, *b);
+  std::optional<UTestResult> test = mannWhitneyU(*b, *a);
+  if (!interval || !test)
+    return std::nullopt;
+  std::vector<double> ratios;
+  for (double x : *a)
+    for (double y : *b)
+      ratios.push_back(y / x);
+  return PairedRatio{int64_t(rounds), *median(ratios), interval->low,
+                     interval->high, test->pValue};
+}
 
 double PairedRatio::halfWidthPercent() const {
   return median > 0 ? (high - low) / 2 / median * 100 : 0;

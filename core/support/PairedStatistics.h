@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <vector>
 
 namespace dispatchlab {
 
@@ -43,6 +44,26 @@ inline constexpr int64_t kExactSignedRankRounds = 50;
 /// a time that is not positive.
 std::optional<PairedRatio> comparePaired(llvm::ArrayRef<double> baseline,
                                          llvm::ArrayRef<double> variant);
+
+/// Fewest copies of each side that compareCopies gives an interval for:
+/// with 3, no 95% interval of the Mann-Whitney shift exists.
+inline constexpr size_t kMinCopies = 4;
+
+/// Variants linked several times each (every copy the same object at other
+/// addresses) and timed in the same rounds: `baseline[c][r]` is copy c's
+/// time in round r. Each copy's level is the median over rounds of its
+/// time over the geometric mean of the baseline's copies in that round (so
+/// that drift cancels as in comparePaired); the copies are then the
+/// samples: the Mann-Whitney U test on the variant's levels against the
+/// baseline's, the interval inverting it, and its Hodges-Lehmann estimate
+/// (the median of the pairwise ratios) as `median`. Where a copy lands
+/// moves a short call by a few percent on some hosts, and one link is one
+/// draw of it, so a difference counts only beyond that spread. Nothing
+/// with fewer than kMinCopies copies a side, fewer than 6 rounds, rounds of
+/// different lengths, or a time that is not positive.
+std::optional<PairedRatio>
+compareCopies(llvm::ArrayRef<std::vector<double>> baseline,
+              llvm::ArrayRef<std::vector<double>> variant);
 
 /// The band around 1 within which a ratio means nothing: `minEffect` (a
 /// fraction), widened to the reach of the A/A interval `floor` when there is

@@ -82,6 +82,62 @@ TEST(ComparePaired, RefusesWhatHasNoInterval) {
   EXPECT_FALSE(comparePaired({1, 1, 1, 1, 1, 0}, {1, 1, 1, 1, 1, 1}));
 }
 
+/// `levels[c]` times a per-round drift and a small jitter, over `rounds`.
+std::vector<std::vector<double>> copiesAt(llvm::ArrayRef<double> levels,
+                                          int rounds) {
+  std::vector<std::vector<double>> copies;
+  for (auto [index, level] : llvm::enumerate(levels)) {
+    std::vector<double> &samples = copies.emplace_back();
+    for (int round = 0; round < rounds; ++round) {
+      double drift = round < rounds / 2 ? 1 : 3;
+      samples.push_back(level * drift * (1 + 0.0001 * ((round + index) % 5)));
+    }
+  }
+  return copies;
+}
+
+TEST(CompareCopies, TheCopiesAreTheSamples) {
+  // Every copy of B lies beyond every copy of A: with 4 a side, the least
+  // two-sided p of the exact U test, 2 / C(8, 4), and the interval spans
+  // the pairwise ratios' extremes.
+  std::optional<PairedRatio> ratio =
+      compareCopies(copiesAt({1.00, 1.01, 0.99, 1.02}, 20),
+                    copiesAt({1.10, 1.12, 1.09, 1.11}, 20));
+  ASSERT_TRUE(ratio);
+  EXPECT_EQ(ratio->rounds, 20);
+  EXPECT_NEAR(ratio->pValue, 2.0 / 70, 1e-12);
+  EXPECT_NEAR(ratio->low, 1.09 / 1.02, 1e-3);
+  EXPECT_NEAR(ratio->high, 1.12 / 0.99, 1e-3);
+  EXPECT_GT(ratio->median, ratio->low);
+  EXPECT_LT(ratio->median, ratio->high);
+}
+
+TEST(CompareCopies, PlacementSpreadIsNotSignificant) {
+  // Drift cancels within each round, yet the copies' spread (placement)
+  // covers the 1% between the sides: no difference is shown.
+  std::optional<PairedRatio> ratio =
+      compareCopies(copiesAt({1.00, 1.03, 0.98, 1.01}, 40),
+                    copiesAt({1.02, 0.99, 1.04, 1.00}, 40));
+  ASSERT_TRUE(ratio);
+  EXPECT_GT(ratio->pValue, 0.2);
+  EXPECT_LT(ratio->low, 1.0);
+  EXPECT_GT(ratio->high, 1.0);
+  EXPECT_EQ(judgeRatio(*ratio, 0.01), llvm::StringRef("within noise"));
+}
+
+TEST(CompareCopies, RefusesWhatHasNoInterval) {
+  auto four = copiesAt({1, 1, 1, 1}, 20);
+  EXPECT_FALSE(compareCopies(copiesAt({1, 1, 1}, 20), four));
+  EXPECT_FALSE(compareCopies(four, copiesAt({1, 1, 1}, 20)));
+  EXPECT_FALSE(
+      compareCopies(copiesAt({1, 1, 1, 1}, 5), copiesAt({1, 1, 1, 1}, 5)));
+  EXPECT_FALSE(compareCopies(four, copiesAt({1, 1, 1, 1}, 19)));
+  auto zero = four;
+  zero[2][3] = 0;
+  EXPECT_FALSE(compareCopies(zero, four));
+  EXPECT_FALSE(compareCopies(four, zero));
+}
+
 /// A fake root holding the files readHostConditions reads.
 class HostConditionsTest : public ::testing::Test {
 protected:

@@ -444,7 +444,8 @@ TEST_F(SweepSpecTest, CompareKeyHashesEveryVariantTheBaselineAndSettings) {
            [](sweep::Measurement &m) { m.set_max_load(4); },
            [](sweep::Measurement &m) { m.set_aa(true); },
            [](sweep::Measurement &m) { m.set_order_seed(5); },
-           [](sweep::Measurement &m) { m.set_max_rounds(6); }}) {
+           [](sweep::Measurement &m) { m.set_max_rounds(6); },
+           [](sweep::Measurement &m) { m.set_copies(4); }}) {
     sweep::Measurement changed = measurement;
     set(changed);
     EXPECT_NE(key, contentKey("m", job, changed, context)) << toString(changed);
@@ -484,5 +485,18 @@ TEST_F(SweepSpecTest, CompareSpecErrorsNameTheFile) {
                      errors));
   EXPECT_NE(errors.find("measurement.budget_seconds: must not be negative"),
             std::string::npos)
+      << errors;
+  EXPECT_FALSE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
+                     "variants { name: \"a\" }\n"
+                     "measurement { aa: true copies: 3 }\n",
+                     errors));
+  EXPECT_NE(errors.find("measurement.copies: must be 1 or at least 4: fewer "
+                        "copies give no 95% interval"),
+            std::string::npos)
+      << errors;
+  EXPECT_TRUE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
+                    "variants { name: \"a\" }\n"
+                    "measurement { aa: true copies: 4 }\n",
+                    errors))
       << errors;
 }

@@ -100,6 +100,14 @@ cl::opt<uint64_t> orderSeed("order-seed",
                             cl::init(kDefaults.orderSeed),
                             cl::cat(compareCategory),
                             cl::sub(getCompareSubcommand()));
+cl::opt<unsigned> copies(
+    "copies",
+    cl::desc("Link each variant's object this many times and time every copy "
+             "in each round: one link is one draw of where the code lands, "
+             "and the ratio is then judged across the draws (1, or at least "
+             "4)"),
+    cl::init(kDefaults.copies), cl::cat(compareCategory),
+    cl::sub(getCompareSubcommand()));
 cl::opt<double> minSampleMs(
     "min-sample-ms",
     cl::desc("Batch calls until one sample of the fastest variant lasts this "
@@ -183,6 +191,7 @@ std::optional<CompareOptions> readOptions() {
   options.targetCiPercent = targetCiPercent;
   options.budgetSeconds = budgetSeconds;
   options.orderSeed = orderSeed;
+  options.copies = copies;
   options.minEffect = minEffectPercent / 100;
   options.maxLoad = maxLoad;
   options.minSampleSeconds = minSampleMs / 1000;
