@@ -4,6 +4,7 @@
 
 #include "core/codegen/CodeSize.h"
 #include "core/codegen/HostJit.h"
+#include "core/codegen/HostTaskRuntime.h"
 #include "core/codegen/HostVectorWidth.h"
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
@@ -106,8 +107,9 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
 }
 
 /// The tile loops (scf.forall) of each dispatch: sequential loops for one
-/// thread; otherwise blocks of tiles handed to the MLIR async runtime's
-/// thread pool, the dispatch returning once all are done (IREE's task
+/// thread; otherwise blocks of tiles handed through the MLIR async
+/// runtime's C API to our pool (HostTaskRuntime.h), the dispatch returning
+/// once all are done (IREE's task
 /// system runs a dispatch's workgroups the same way). One block per tile at
 /// most (min-task-size=1): a tile is already a sizeable unit of work. The
 /// tiles get one linear index first (LinearizeTileLoops says why).
@@ -442,11 +444,7 @@ createEngine(ModuleOp module, const CodegenOptions &options,
   // memref.copy of strided views calls memrefCopy from the C runner utils.
   std::string runtime =
       std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_c_runner_utils.so";
-  std::string async =
-      std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_async_runtime.so";
   SmallVector<StringRef> libraries = {runtime};
-  if (options.threads > 1)
-    libraries.push_back(async);
   llvm::Expected<std::unique_ptr<HostJit>> engine =
       HostJit::create(std::move(object), libraries, symbols);
   if (!engine)
@@ -540,6 +538,11 @@ static LogicalResult jitCompile(ModuleOp module, const CodegenOptions &options,
                          reinterpret_cast<void *>(options.dispatchBegin));
     symbols.emplace_back(kDispatchEndFunction,
                          reinterpret_cast<void *>(options.dispatchEnd));
+  }
+  // The tile tasks' async runtime: ours, which stays hot between dispatches.
+  if (options.threads > 1) {
+    reserveHostTaskWorkers(options.threads);
+    llvm::append_range(symbols, getHostTaskRuntimeSymbols());
   }
   FailureOr<std::unique_ptr<HostJit>> engine =
       createEngine(module, options, symbols, compiled);
