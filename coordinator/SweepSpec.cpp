@@ -179,6 +179,14 @@ void Checker::checkMeasurement(const sweep::Measurement &measurement,
   checkFiniteNonNegative(child(at, type, "budget_seconds"),
                          measurement.budget_seconds());
   checkFiniteNonNegative(child(at, type, "max_load"), measurement.max_load());
+  // compare takes its default minimum of rounds first: fewer at most is a
+  // contradiction it would refuse in every job.
+  if (measurement.max_rounds() > 0 &&
+      measurement.max_rounds() < kDefaultMinRounds)
+    report(child(at, type, "max_rounds"),
+           llvm::formatv("must be at least {0}, the rounds a comparison "
+                         "takes before it may stop",
+                         kDefaultMinRounds));
   if (measurement.copies() > 1 && measurement.copies() < kMinCopies)
     report(child(at, type, "copies"),
            llvm::formatv("must be 1 or at least {0}: fewer copies give no "

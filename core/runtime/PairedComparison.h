@@ -52,7 +52,7 @@ struct CompareOptions {
   /// minRounds / 2 rounds, or before the second half of the sequential
   /// blocks. What the schedules are tested with.
   bool injectDrift = false;
-  unsigned minRounds = 20;
+  unsigned minRounds = kDefaultMinRounds;
   unsigned maxRounds = 5000;
   /// Stop once every interval's half-width is at most this, in percent.
   double targetCiPercent = 1;

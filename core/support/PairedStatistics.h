@@ -45,6 +45,12 @@ inline constexpr int64_t kExactSignedRankRounds = 50;
 std::optional<PairedRatio> comparePaired(llvm::ArrayRef<double> baseline,
                                          llvm::ArrayRef<double> variant);
 
+/// Rounds a comparison takes before its first look at the intervals,
+/// unless told otherwise (CompareOptions::minRounds): fewer than 6 give no
+/// interval at all, and 20 keep the sign-test interval from being one
+/// outlier wide.
+inline constexpr unsigned kDefaultMinRounds = 20;
+
 /// Fewest copies of each side that compareCopies gives an interval for:
 /// with 3, no 95% interval of the Mann-Whitney shift exists.
 inline constexpr size_t kMinCopies = 4;

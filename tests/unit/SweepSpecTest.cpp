@@ -488,8 +488,12 @@ TEST_F(SweepSpecTest, CompareSpecErrorsNameTheFile) {
       << errors;
   EXPECT_FALSE(parse("name: \"s\"\nmodels: \"m.mlir\"\nkind: COMPARE\n"
                      "variants { name: \"a\" }\n"
-                     "measurement { aa: true copies: 3 }\n",
+                     "measurement { aa: true copies: 3 max_rounds: 19 }\n",
                      errors));
+  EXPECT_NE(errors.find("measurement.max_rounds: must be at least 20, the "
+                        "rounds a comparison takes before it may stop"),
+            std::string::npos)
+      << errors;
   EXPECT_NE(errors.find("measurement.copies: must be 1 or at least 4: fewer "
                         "copies give no 95% interval"),
             std::string::npos)
