@@ -226,6 +226,57 @@ func.func @split_prime_rows_dispatch(%x: tensor<17x64xf32>) -> tensor<17x64xf32>
 
 // -----
 
+// 24 columns are a 16-lane vector and an 8-lane one, not one 24-lane tile
+// (x86 has no such register): the bias add is split at column 16, and each
+// part computes the matmul (and its fill) on its own columns only.
+// CHECK-LABEL: func.func @split_vector_remainder_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8)
+// CHECK:           linalg.fill {{.+}} -> tensor<8x16xf32>
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x16xf32>)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<8x16xf32>)
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [16, 16] [1, 1]
+// CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (16) step (8)
+// CHECK:           linalg.fill {{.+}} -> tensor<8x8xf32>
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x8xf32>)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<8x8xf32>)
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 16] [16, 8] [1, 1]
+// CHECK-NOT:     linalg.
+#id24 = affine_map<(d0, d1) -> (d0, d1)>
+#row24 = affine_map<(d0, d1) -> (d1)>
+func.func @split_vector_remainder_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x24xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x24xf32>) -> tensor<16x24xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x24xf32>) outs(%fill : tensor<16x24xf32>) -> tensor<16x24xf32>
+  %add = linalg.generic {indexing_maps = [#id24, #row24, #id24], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<16x24xf32>, tensor<24xf32>) outs(%empty : tensor<16x24xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x24xf32>
+  return %add : tensor<16x24xf32>
+}
+
+// -----
+
+// A remainder that is no register of its own stays in the tiles: 49
+// columns (seed 004's) go 7 at a time, not 48 and a one-column slice.
+// CHECK-LABEL: func.func @ragged_remainder_stays_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0) to (49) step (7)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<8x7xf32>)
+// CHECK-NOT:     tensor.insert_slice
+#id49 = affine_map<(d0, d1) -> (d0, d1)>
+func.func @ragged_remainder_stays_dispatch(%x: tensor<8x49xf32>) -> tensor<8x49xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<8x49xf32>
+  %exp = linalg.generic {indexing_maps = [#id49, #id49], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<8x49xf32>) outs(%empty : tensor<8x49xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<8x49xf32>
+  return %exp : tensor<8x49xf32>
+}
+
+// -----
+
 // A split root whose filter is transposed: the one transpose (in 16x16
 // blocks) serves both parts, the 16 full 8-row tiles and the 3-row rest.
 // CHECK-LABEL: func.func @split_conv_dispatch
