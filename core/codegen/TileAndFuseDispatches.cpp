@@ -164,6 +164,12 @@ struct TileAndFuseDispatchesPass
         unfused.push_back(transpose);
     });
     multiResult = resultOps->size() > 1;
+    contracts = false;
+    function.walk([&](linalg::LinalgOp op) {
+      for (auto [dim, iterator] : llvm::enumerate(op.getIteratorTypesArray()))
+        contracts |=
+            iterator == utils::IteratorType::reduction && !isWindowDim(op, dim);
+    });
     if (failed(tileResultOps(rewriter, function, *resultOps, targets)))
       return signalPassFailure();
     // The weight transposes go in square blocks of vectorWidth: vector
@@ -336,11 +342,20 @@ struct TileAndFuseDispatchesPass
     // matmul then sweeps all row tiles against one column panel of the
     // weights while it is in cache, instead of streaming the whole weight
     // matrix once per row tile (BERT's 768x30522 vocabulary projection).
+    // In a dispatch that contracts (a convolution's channels), they go
+    // outermost: every row and pixel tile then meets one filter panel, and
+    // threads, given contiguous blocks of tiles, split the filter between
+    // them instead of each reading all of it.
     SmallVector<int64_t> interchange =
         llvm::to_vector(llvm::seq<int64_t>(0, ranges.size()));
-    if (parallel.size() >= 2)
+    if (parallel.size() >= 3 && contracts) {
+      for (size_t i = parallel.size() - 1; i > 0; --i)
+        interchange[parallel[i]] = parallel[i - 1];
+      interchange[parallel.front()] = parallel.back();
+    } else if (parallel.size() >= 2) {
       std::swap(interchange[parallel[parallel.size() - 2]],
                 interchange[parallel.back()]);
+    }
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(sizes)
         .setInterchange(interchange)
@@ -473,6 +488,9 @@ struct TileAndFuseDispatchesPass
   SmallVector<Operation *> unfused;
   /// Whether the dispatch returns the results of several ops.
   bool multiResult = false;
+  /// Whether an op of the dispatch reduces over a dim that is no window (a
+  /// contraction: matmuls, convolutions' input channels).
+  bool contracts = false;
 
   LogicalResult tileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
