@@ -42,6 +42,58 @@ int64_t getVectorTileSize(int64_t extent, int64_t target, int64_t vectorWidth) {
   return getFullTileSize(extent, target);
 }
 
+/// Where to split a parallel loop of `extent` whose tiles would be `size`
+/// (for `target`), so that each part tiles well; nothing when they do.
+/// `vectorWidth` is 0 unless the loop is the vector dim.
+std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
+                                     int64_t target, int64_t vectorWidth,
+                                     bool multiResult) {
+  // A long extent without a divisor near the target (BERT's 30522-word
+  // vocabulary, 131x131 feature maps), or any extent above the target with
+  // no divisor at all (17x17 maps: 17 tiles of one row), would get slivers
+  // of tiles; the op is split instead into a part of full target-sized
+  // tiles and a remainder, each tiled on its own (IREE peels the
+  // remainder).
+  if ((extent >= 8 * target && 2 * size < target) ||
+      (!multiResult && target > 1 && extent > target && size == 1))
+    return extent / target * target;
+  // Likewise a vector dim of full vectors and a remainder that is a
+  // register of its own, half or quarter of one (24 channels: one 24-lane
+  // tile, which x86 has no register for, ran at a third of the 16- and
+  // 32-channel speed; a 1000-class layer got tiles of 25): the full
+  // vectors, then the remainder. Other remainders stay in their tile (seed
+  // 004's 49 columns).
+  int64_t remainder = vectorWidth ? extent % vectorWidth : 0;
+  if (!multiResult && vectorWidth && extent > vectorWidth && remainder >= 4 &&
+      llvm::isPowerOf2_64(remainder))
+    return extent - remainder;
+  return std::nullopt;
+}
+
+/// The order of the tile loops among `loops`, `parallel` the tiled ones.
+/// The innermost parallel dim's tiles go outside the next one's: a matmul
+/// then sweeps all row tiles against one column panel of the weights while
+/// it is in cache, instead of streaming the whole weight matrix once per
+/// row tile (BERT's 768x30522 vocabulary projection). In a dispatch that
+/// `contracts` (a convolution's input channels), they go outermost: every
+/// row and pixel tile then meets one filter panel, and threads given
+/// contiguous blocks of tiles split the filter between them instead of each
+/// reading all of it.
+SmallVector<int64_t>
+getTileInterchange(size_t loops, ArrayRef<unsigned> parallel, bool contracts) {
+  SmallVector<int64_t> interchange =
+      llvm::to_vector(llvm::seq<int64_t>(0, loops));
+  if (parallel.size() >= 3 && contracts) {
+    for (size_t i = parallel.size() - 1; i > 0; --i)
+      interchange[parallel[i]] = parallel[i - 1];
+    interchange[parallel.front()] = parallel.back();
+  } else if (parallel.size() >= 2) {
+    std::swap(interchange[parallel[parallel.size() - 2]],
+              interchange[parallel.back()]);
+  }
+  return interchange;
+}
+
 /// Whether reduction loop `dim` of `op` slides a window over an input, as a
 /// convolution's filter dims do (`oh * stride + kh`): it appears in an input
 /// indexing expression combined with another loop.
@@ -265,6 +317,30 @@ struct TileAndFuseDispatchesPass
     return success();
   }
 
+  /// Splits `root` at `at` along `loop` and tiles each part on its own,
+  /// with its producers sliced to the part.
+  LogicalResult splitAndTile(RewriterBase &rewriter, linalg::LinalgOp root,
+                             unsigned loop, int64_t at,
+                             ArrayRef<int64_t> targets) {
+    rewriter.setInsertionPoint(root);
+    auto [head, tail] =
+        linalg::splitOp(rewriter, cast<TilingInterface>(root.getOperation()),
+                        loop, rewriter.getIndexAttr(at));
+    if (!head || !tail)
+      return root.emitOpError("splitting loop ") << loop << " failed";
+    // Head and tail often slice the same producer: each listed once, so
+    // that erasing it leaves no dangling entry.
+    llvm::SetVector<Operation *> producers;
+    if (failed(sliceProducers(rewriter, head, producers)) ||
+        failed(sliceProducers(rewriter, tail, producers)) ||
+        failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*head), targets)) ||
+        failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*tail), targets)))
+      return failure();
+    SmallVector<Operation *> originals = producers.takeVector();
+    eraseDead(rewriter, originals);
+    return success();
+  }
+
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp root,
                             ArrayRef<int64_t> targets) {
     const int64_t reductionTargets[] = {1, 8};
@@ -291,74 +367,18 @@ struct TileAndFuseDispatchesPass
       int64_t size = fromInnermost == 0
                          ? getVectorTileSize(ranges[loop], target, vectorWidth)
                          : getFullTileSize(ranges[loop], target);
-      // A long extent without a divisor near the target (BERT's 30522-word
-      // vocabulary, 131x131 feature maps), or any extent above the target
-      // with no divisor at all (17x17 maps: 17 tiles of one row), would get
-      // slivers of tiles; the op is split instead into a part of full
-      // target-sized tiles and a remainder, each tiled on its own (IREE
-      // peels the remainder).
-      std::optional<int64_t> splitAt;
-      if ((ranges[loop] >= 8 * target && 2 * size < target) ||
-          (!multiResult && target > 1 && ranges[loop] > target && size == 1))
-        splitAt = ranges[loop] / target * target;
-      // Likewise a vector dim of full vectors and a remainder that is a
-      // register of its own, half or quarter of one (24 channels: one
-      // 24-lane tile, which x86 has no register for, ran at a third of the
-      // 16- and 32-channel speed; a 1000-class layer got tiles of 25): the
-      // full vectors, then the remainder. Other remainders stay in their
-      // tile (seed 004's 49 columns).
-      else if (int64_t remainder = ranges[loop] % vectorWidth;
-               !multiResult && fromInnermost == 0 &&
-               ranges[loop] > vectorWidth && remainder >= 4 &&
-               llvm::isPowerOf2_64(remainder))
-        splitAt = ranges[loop] - remainder;
-      if (splitAt) {
-        rewriter.setInsertionPoint(root);
-        auto [head, tail] = linalg::splitOp(
-            rewriter, cast<TilingInterface>(root.getOperation()), loop,
-            rewriter.getIndexAttr(*splitAt));
-        if (!head || !tail)
-          return root.emitOpError("splitting loop ") << loop << " failed";
-        // Head and tail often slice the same producer: each listed once, so
-        // that erasing it leaves no dangling entry.
-        llvm::SetVector<Operation *> producers;
-        if (failed(sliceProducers(rewriter, head, producers)) ||
-            failed(sliceProducers(rewriter, tail, producers)) ||
-            failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*head),
-                               targets)) ||
-            failed(
-                tileAndFuse(rewriter, cast<linalg::LinalgOp>(*tail), targets)))
-          return failure();
-        SmallVector<Operation *> originals = producers.takeVector();
-        eraseDead(rewriter, originals);
-        return success();
-      }
+      if (std::optional<int64_t> at =
+              getSplitPoint(ranges[loop], size, target,
+                            fromInnermost == 0 ? vectorWidth : 0, multiResult))
+        return splitAndTile(rewriter, root, loop, *at, targets);
       sizes[loop] = rewriter.getIndexAttr(size);
     }
 
     // One scf.forall over the tiles: they are independent, so they can be
     // spread over threads (IREE distributes the same tiles to workgroups).
-    // The innermost parallel dim's tiles go outside the next one's: a
-    // matmul then sweeps all row tiles against one column panel of the
-    // weights while it is in cache, instead of streaming the whole weight
-    // matrix once per row tile (BERT's 768x30522 vocabulary projection).
-    // In a dispatch that contracts (a convolution's channels), they go
-    // outermost: every row and pixel tile then meets one filter panel, and
-    // threads, given contiguous blocks of tiles, split the filter between
-    // them instead of each reading all of it.
-    SmallVector<int64_t> interchange =
-        llvm::to_vector(llvm::seq<int64_t>(0, ranges.size()));
-    if (parallel.size() >= 3 && contracts) {
-      for (size_t i = parallel.size() - 1; i > 0; --i)
-        interchange[parallel[i]] = parallel[i - 1];
-      interchange[parallel.front()] = parallel.back();
-    } else if (parallel.size() >= 2) {
-      std::swap(interchange[parallel[parallel.size() - 2]],
-                interchange[parallel.back()]);
-    }
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(sizes)
-        .setInterchange(interchange)
+        .setInterchange(getTileInterchange(ranges.size(), parallel, contracts))
         .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp slice, OpResult producer, bool)
