@@ -92,9 +92,7 @@ func.func @padded_result_dispatch(%x: tensor<4x64xf32>, %padded: tensor<6x66xf32
 // A strided 3x3 convolution + ReLU (IREE's CPU convolution strategy): the
 // filter [f, kh, kw, c] is transposed once to [kh, kw, c, f] outside the
 // tile loops (16x16 blocks, vector transposes once vectorized), the ReLU's
-// (f, oh) tiles take the convolution fused in (the filter's tiles outermost,
-// as in every dispatch that contracts: threads given contiguous blocks of
-// tiles split the filter between them), the filter window dims are
+// (oh, f) tiles take the convolution fused in, the filter window dims are
 // tiled to 1 and the channels by 16. Once the unit dims are dropped and the
 // stride becomes a strided slice, each step is an 8x32x16 contraction
 // reading 16 rows of 32 contiguous filter values.
@@ -104,7 +102,7 @@ func.func @padded_result_dispatch(%x: tensor<4x64xf32>, %padded: tensor<6x66xf32
 // CHECK:             scf.for %{{.+}} = %c0 to %c32 step %c16
 // CHECK:               scf.for %{{.+}} = %c0 to %c64 step %c16
 // CHECK:                 linalg.transpose ins(%{{.+}} : tensor<16x1x1x16xf32>) outs(%{{.+}} : tensor<1x1x16x16xf32>) permutation = [1, 2, 3, 0]
-// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 8) step (32, 1)
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (8, 64) step (1, 32)
 // CHECK:           linalg.fill {{.+}} -> tensor<1x1x8x32xf32>
 // CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
 // CHECK:             scf.for %{{.+}} = %c0 to %c3 step %c1
@@ -144,9 +142,7 @@ func.func @conv_relu_dispatch(%input: tensor<1x17x17x32xf32>, %filter: tensor<64
 // -----
 
 // A depthwise 3x3 convolution: with the window dims at 1 and dropped, no
-// reduction is left and each step is an elementwise 8x32 multiply-add. It
-// contracts nothing (its reductions are window dims), so its rows stay the
-// outer tiles.
+// reduction is left and each step is an elementwise 8x32 multiply-add.
 // CHECK-LABEL: func.func @depthwise_dispatch
 // CHECK:         scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) = (0, 0, 0) to (16, 64, 16) step (1, 32, 8)
 // CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
