@@ -396,14 +396,6 @@ void measureSequentially(const CompareOptions &options,
                         report.variants[index].samplesSeconds);
 }
 
-/// The geometric mean of the copies' latest samples.
-double geomeanOfRound(llvm::ArrayRef<std::vector<double>> copies) {
-  double sum = 0;
-  for (const std::vector<double> &samples : copies)
-    sum += std::log(samples.back());
-  return std::exp(sum / double(copies.size()));
-}
-
 /// Calls the timed variants round after round until a stop applies.
 void measureRounds(const CompareOptions &options,
                    std::vector<Contender> &contenders, ComparisonReport &report,
@@ -423,10 +415,6 @@ void measureRounds(const CompareOptions &options,
       else
         variant.copySamplesSeconds[slot.copy].push_back(sample);
     }
-    if (report.copies > 1)
-      for (size_t index : timed)
-        report.variants[index].samplesSeconds.push_back(
-            geomeanOfRound(report.variants[index].copySamplesSeconds));
     report.rounds = round;
     report.roundsSeconds = secondsSince(start);
     bool look = round >= options.minRounds && round % kRoundsBetweenChecks == 0;
@@ -531,6 +519,8 @@ llvm::Expected<ComparisonReport> measureAll(const CompareOptions &options,
   const std::vector<HostArray> &baseline = contenders.front().report.outputs;
   for (size_t index : timed) {
     ComparedVariant &variant = report.variants[index];
+    if (report.copies > 1)
+      variant.samplesSeconds = geomeanPerRound(variant.copySamplesSeconds);
     variant.stats = summarizeLatencies(variant.samplesSeconds);
     variant.outputDifference =
         outputDifference(contenders[index].report.outputs, baseline);

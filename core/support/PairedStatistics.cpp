@@ -101,6 +101,17 @@ copyLevels(llvm::ArrayRef<std::vector<double>> copies,
 }
 } // namespace
 
+std::vector<double>
+geomeanPerRound(llvm::ArrayRef<std::vector<double>> copies) {
+  std::vector<double> means(copies.empty() ? 0 : copies.front().size(), 0);
+  for (const std::vector<double> &samples : copies)
+    for (auto [sum, sample] : llvm::zip_equal(means, samples))
+      sum += std::log(sample);
+  for (double &sum : means)
+    sum = std::exp(sum / double(copies.size()));
+  return means;
+}
+
 std::optional<PairedRatio>
 compareCopies(llvm::ArrayRef<std::vector<double>> baseline,
               llvm::ArrayRef<std::vector<double>> variant) {
@@ -109,15 +120,11 @@ compareCopies(llvm::ArrayRef<std::vector<double>> baseline,
   size_t rounds = baseline.front().size();
   if (rounds < 6)
     return std::nullopt;
-  std::vector<double> norm(rounds, 0);
-  for (const std::vector<double> &samples : baseline) {
+  for (const std::vector<double> &samples : baseline)
     if (samples.size() != rounds)
       return std::nullopt;
-    for (auto [sum, sample] : llvm::zip(norm, samples))
-      sum += sample > 0 ? std::log(sample) : NAN;
-  }
-  for (double &sum : norm)
-    sum = std::exp(sum / double(baseline.size()));
+  // A sample that is not positive is refused by copyLevels.
+  std::vector<double> norm = geomeanPerRound(baseline);
   std::optional<std::vector<double>> a = copyLevels(baseline, norm);
   std::optional<std::vector<double>> b = copyLevels(variant, norm);
   if (!a || !b)

@@ -55,6 +55,10 @@ inline constexpr unsigned kDefaultMinRounds = 20;
 /// with 3, no 95% interval of the Mann-Whitney shift exists.
 inline constexpr size_t kMinCopies = 4;
 
+/// The geometric mean of `copies[c][r]` over c, for each round r; the
+/// copies must hold as many rounds each.
+std::vector<double> geomeanPerRound(llvm::ArrayRef<std::vector<double>> copies);
+
 /// Variants linked several times each (every copy the same object at other
 /// addresses) and timed in the same rounds: `baseline[c][r]` is copy c's
 /// time in round r. Each copy's level is the median over rounds of its
