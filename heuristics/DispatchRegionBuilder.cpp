@@ -91,6 +91,56 @@ wrapOpsInDispatchRegion(RewriterBase &rewriter, ArrayRef<Operation *> ops) {
   return region;
 }
 
+LogicalResult moveConsumerIntoDispatchRegion(RewriterBase &rewriter,
+                                             Operation *consumer,
+                                             dispatch::RegionOp region) {
+  if (consumer->getBlock() != region->getBlock() ||
+      consumer->getNumRegions() != 0)
+    return failure();
+  for (Value operand : consumer->getOperands()) {
+    Operation *def = operand.getDefiningOp();
+    if (def && def != region && def->getBlock() == region->getBlock() &&
+        !def->isBeforeInBlock(region))
+      return failure();
+  }
+  dispatch::ReturnOp terminator = region.getReturnOp();
+  rewriter.moveOpBefore(consumer, terminator);
+  for (OpOperand &operand : consumer->getOpOperands())
+    if (auto result = dyn_cast<OpResult>(operand.get());
+        result && result.getOwner() == region)
+      rewriter.modifyOpInPlace(consumer, [&] {
+        operand.set(terminator->getOperand(result.getResultNumber()));
+      });
+
+  // The region's results still read outside, then the consumer's.
+  SmallVector<Value> kept, yielded;
+  for (OpResult result : region->getResults()) {
+    if (result.use_empty())
+      continue;
+    kept.push_back(result);
+    yielded.push_back(terminator->getOperand(result.getResultNumber()));
+  }
+  llvm::append_range(yielded, consumer->getResults());
+  rewriter.setInsertionPoint(region);
+  auto merged = dispatch::RegionOp::create(rewriter, region.getLoc(),
+                                           ValueRange(yielded).getTypes());
+  merged->setAttrs(region->getAttrs());
+  rewriter.eraseBlock(&merged.getBody().front());
+  rewriter.inlineRegionBefore(region.getBody(), merged.getBody(),
+                              merged.getBody().end());
+  rewriter.modifyOpInPlace(terminator,
+                           [&] { terminator->setOperands(yielded); });
+  for (auto [index, value] : llvm::enumerate(kept))
+    rewriter.replaceAllUsesWith(value, merged.getResult(index));
+  for (auto [index, value] : llvm::enumerate(consumer->getResults()))
+    rewriter.replaceUsesWithIf(
+        value, merged.getResult(kept.size() + index), [&](OpOperand &use) {
+          return !merged->isProperAncestor(use.getOwner());
+        });
+  rewriter.eraseOp(region);
+  return success();
+}
+
 // Mirrors IREE's "unfusable use" test for cloning: a value that a region
 // writes into (an insert_slice destination) must stay outside.
 static bool hasUnfusableUseInRegion(Value value, dispatch::RegionOp region) {

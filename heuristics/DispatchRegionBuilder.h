@@ -20,6 +20,14 @@ mlir::FailureOr<dispatch::RegionOp>
 wrapOpsInDispatchRegion(mlir::RewriterBase &rewriter,
                         llvm::ArrayRef<mlir::Operation *> ops);
 
+/// Moves `consumer`, whose operands are results of `region` or values
+/// defined before it, to the end of `region`, which returns its results
+/// instead of those it read when nothing else reads them (IREE's
+/// moveFollowingOpIntoDispatchRegion).
+mlir::LogicalResult moveConsumerIntoDispatchRegion(mlir::RewriterBase &rewriter,
+                                                   mlir::Operation *consumer,
+                                                   dispatch::RegionOp region);
+
 /// Mirrors IREE's cloneProducersToRegion: repeatedly clones cloneable
 /// producers of captured values into `region` until none is left.
 void cloneProducersIntoRegion(mlir::RewriterBase &rewriter,

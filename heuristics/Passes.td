@@ -348,4 +348,23 @@ def HoistEncodingOpsPass
   ];
 }
 
+def FuseEncodingOpsIntoDispatchRegionsPass
+    : InterfacePass<"dispatchlab-fuse-encoding-ops-into-dispatch-regions",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move each set_encoding between dispatches into the "
+                "dispatch computing what it encodes, if that one only maps "
+                "elements";
+  let description = [{
+    Mirrors IREE's DispatchCreation FuseEncodingOpsIntoDispatchRegions.
+    After common set_encodings are merged (CSE), a set_encoding outside
+    dispatches whose source is a result of a dispatch moves into that
+    dispatch when an op there computes the result and every op of the
+    dispatch with a shaped result is a reshape, a tensor.empty or a Linalg
+    op without reduction loops (IREE's isFusableWithSetEncoding). The
+    dispatch then returns the encoded tensor; its unencoded result stays
+    only while something else reads it. Any other set_encoding stays where
+    it is.
+  }];
+}
+
 #endif // DISPATCHLAB_HEURISTICS_PASSES_TD

@@ -243,13 +243,17 @@ static void addReturns(ModuleOp module, const RegionIndex &regions,
   });
 }
 
-// set_encoding ops still inside a dispatch after HoistEncodingOps.
+// set_encoding ops still inside a contraction's dispatch after
+// HoistEncodingOps. One its dispatch returns was fused into its producer
+// (FuseEncodingOpsIntoDispatchRegions).
 static void addEncodings(ModuleOp module, const RegionIndex &regions,
                          OpNamer &namer, CompileStats &stats) {
   module.walk([&](encoding::SetEncodingOp op) {
     ++stats.setEncodings;
     auto region = op->getParentOfType<dispatch::RegionOp>();
-    if (!region)
+    if (!region || llvm::any_of(op->getUsers(), [](Operation *user) {
+          return isa<dispatch::ReturnOp>(user);
+        }))
       return;
     Operation *source = op.getSource().getDefiningOp();
     // SetEncoding gives the op its contraction's location, hence its name.

@@ -43,9 +43,12 @@ using namespace mlir;
 namespace dispatchlab {
 
 namespace {
-/// Encodings (data-tiling=fusion) are dropped before anything else.
-constexpr const char *kMaterializeEncodingsPipeline =
-    "dispatchlab-materialize-encoding-into-nop";
+/// Encodings (data-tiling=fusion) are laid out for the host's vectors
+/// before anything else.
+std::string getMaterializeEncodingsPipeline(int64_t vectorWidth) {
+  return "dispatchlab-materialize-encoding-for-host{vector-width=" +
+         std::to_string(vectorWidth) + "}";
+}
 /// The reference's f32 twin of a low-precision model, before anything else.
 constexpr const char *kWidenFloatsPipeline =
     "dispatchlab-widen-low-precision-floats";
@@ -56,13 +59,18 @@ constexpr const char *kWidenFloatsPipeline =
 constexpr llvm::StringLiteral kObjectCacheKind = "object";
 /// Aggregated ops (linalg.softmax) are decomposed once outlined: neither
 /// tiling nor the scalar loops handle them.
+/// The packs materialization left between dispatches run first where IREE
+/// runs them: in the initializer for weights, in a dispatch of their own
+/// otherwise.
 constexpr const char *kOutlinePipeline =
-    "dispatchlab-outline-dispatch-regions,"
+    "dispatchlab-place-encoding-packs,dispatchlab-outline-dispatch-regions,"
     "func.func(dispatchlab-decompose-aggregated-ops)";
 std::string getTilePipeline(int64_t vectorWidth) {
   return "func.func(dispatchlab-transpose-weights),"
          "dispatchlab-hoist-parameter-packing,"
-         "func.func(dispatchlab-tile-and-fuse-dispatches{vector-width=" +
+         "func.func(dispatchlab-tile-data-tiled-dispatches{vector-width=" +
+         std::to_string(vectorWidth) +
+         "},dispatchlab-tile-and-fuse-dispatches{vector-width=" +
          std::to_string(vectorWidth) +
          "},canonicalize),"
          "dispatchlab-pack-weight-panels,"
@@ -70,6 +78,10 @@ std::string getTilePipeline(int64_t vectorWidth) {
          "dispatchlab-vectorize-dispatches,canonicalize,cse,"
          "loop-invariant-subset-hoisting,canonicalize,cse)";
 }
+
+/// Packs and unpacks no tile vectorized, as plain tensor ops.
+constexpr const char *kDecomposePackUnpackPipeline =
+    "func.func(dispatchlab-decompose-pack-unpack)";
 
 /// Tensors to buffers. Function results become out-parameters so the caller
 /// (the host function, and the runner for it) owns every buffer; a dispatch
@@ -509,6 +521,7 @@ static FailureOr<HostPipelines> buildPipelines(ModuleOp module,
   pipelines.tensor = kOutlinePipeline;
   if (options.mode == CodegenMode::Tiled)
     pipelines.tensor += "," + getTilePipeline(compiled.vectorWidth);
+  pipelines.tensor += "," + std::string(kDecomposePackUnpackPipeline);
   // Deduplication after the per-dispatch measurements: from here on each
   // distinct dispatch is compiled once.
   pipelines.lowering = "dispatchlab-deduplicate-dispatches," +
@@ -574,17 +587,18 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   context->printOpOnDiagnostic(false);
   llvm::scope_exit restore([&] { context->printOpOnDiagnostic(printOp); });
 
-  if (failed(runPipeline(module, kMaterializeEncodingsPipeline)) ||
+  CompiledModel compiled;
+  compiled.vectorWidth = getHostF32VectorWidth();
+  if (failed(runPipeline(
+          module, getMaterializeEncodingsPipeline(compiled.vectorWidth))) ||
       failed(checkNoCompatOps(module)))
     return failure();
-  CompiledModel compiled;
   auto start = std::chrono::steady_clock::now();
   if (options.widenFloats && failed(runPipeline(module, kWidenFloatsPipeline)))
     return failure();
   FailureOr<func::FuncOp> host = prepareHostFunction(module, compiled);
   if (failed(host))
     return failure();
-  compiled.vectorWidth = getHostF32VectorWidth();
   FailureOr<HostPipelines> pipelines =
       buildPipelines(module, options, compiled);
   if (failed(pipelines))

@@ -14,6 +14,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "core/codegen/DataTiledOps.h"
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 
@@ -152,6 +153,9 @@ struct PackWeightPanelsPass
     llvm::DenseSet<Value> unpackable;
     forEachSoleDispatchCall(
         module, host, [&](func::CallOp call, func::FuncOp callee) {
+          // Data-tiled dispatches read packed layouts of their own.
+          if (containsDataTiledOps(callee))
+            return;
           for (BlockArgument argument : callee.getArguments()) {
             Value weight = call.getOperand(argument.getArgNumber());
             if (!isParameter(weight) && !getPackedResult(weight))

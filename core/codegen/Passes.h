@@ -3,9 +3,12 @@
 #ifndef DISPATCHLAB_CORE_CODEGEN_PASSES_H
 #define DISPATCHLAB_CORE_CODEGEN_PASSES_H
 
+#include "heuristics/DispatchDialect.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"

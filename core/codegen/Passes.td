@@ -5,18 +5,97 @@
 
 include "mlir/Pass/PassBase.td"
 
-def MaterializeEncodingIntoNopPass
-    : Pass<"dispatchlab-materialize-encoding-into-nop", "mlir::ModuleOp"> {
-  let summary = "Drop tensor encodings: set_encoding and unset_encoding "
-                "become their source";
+def MaterializeEncodingForHostPass
+    : Pass<"dispatchlab-materialize-encoding-for-host", "mlir::ModuleOp"> {
+  let summary = "Lay encoded matmul operands out in the host's tiles: "
+                "set_encoding to linalg.pack, the contraction to mmt4d, "
+                "unset_encoding to linalg.unpack";
   let description = [{
-    Mirrors IREE's MaterializeEncodingIntoNop, the safe way to run a
-    data-tiled module (data-tiling=fusion): every tensor loses its
-    `#iree_encoding` attribute, `iree_encoding.set_encoding` and
-    `unset_encoding` forward their source, and the encoded contractions
-    compute on plain tensors as before SetEncoding. Runs first, on
-    dispatch-formed IR.
+    Mirrors IREE's CPU encoding materialization (data-tiling=fusion). A
+    tensor encoded for operand i of a matmul-type contraction with one M, N
+    and K loop, at most one batch loop, static sizes and float operands is
+    laid out as mmt4d reads it: the LHS [B, M1, K1, M0, K0], the RHS
+    [B, N1, K1, N0, K0], the result [B, M1, N1, M0, N0], with IREE's x86
+    tiles M0 = N0 = `vector-width` (16x16x1 with AVX-512, 8x8x1 with AVX2;
+    a smaller M or N takes the next power of two of its extent) and K0 = 1.
+    set_encoding becomes a linalg.pack (zero-padded where a tile overhangs),
+    the contraction linalg.mmt4d (batch_mmt4d), unset_encoding a
+    linalg.unpack; encoded empties and fills take the packed type. Any other
+    encoding is dropped, as IREE's MaterializeEncodingIntoNop does: its
+    set/unset_encoding forward their source. Runs first, on dispatch-formed
+    IR.
   }];
+  let options = [
+    Option<"vectorWidth", "vector-width", "int64_t", "16",
+           "f32 lanes of the host's vectors: the M0 and N0 tile sizes">
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def PlaceEncodingPacksPass
+    : Pass<"dispatchlab-place-encoding-packs", "mlir::ModuleOp"> {
+  let summary = "Pack weights in the initializer, and give every other pack "
+                "between dispatches a dispatch of its own";
+  let description = [{
+    Runs after dispatchlab-materialize-encoding-for-host. A linalg.pack in
+    the host function is a set_encoding HoistEncodingOps moved out of a
+    dispatch and FuseEncodingOpsIntoDispatchRegions did not fuse. IREE
+    const-evaluates one of a weight into a global (HoistIntoGlobals) and
+    gives any other a dispatch of its own (Stream's encoding dispatches).
+    Here a pack of a weight argument moves into the host's initializer
+    (ParameterInitializer.h), which the host then reads, and any other pack
+    is wrapped in a dispatch.region with its destination and padding value.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect",
+                           "::dispatchlab::dispatch::DispatchDialect"];
+}
+
+def TileDataTiledDispatchesPass
+    : Pass<"dispatchlab-tile-data-tiled-dispatches", "mlir::func::FuncOp"> {
+  let summary = "Tile each dispatch computing on packed layouts in whole "
+                "inner tiles";
+  let description = [{
+    Mirrors IREE's CPU tiling of data-tiled dispatches (Mmt4dTilingExpert;
+    the pack and unpack tile sizes of KernelDispatch.cpp). Runs on dispatch
+    functions holding a linalg.pack, linalg.unpack or (batch_)mmt4d, which
+    dispatchlab-tile-and-fuse-dispatches leaves alone. The op computing the
+    dispatch's results is tiled in one scf.forall with its producers fused:
+    an unpack, or an elementwise op over an unpack's result through a
+    permutation, takes one inner tile (M0 x N0) per step in the dims the
+    unpack tiles and 1 in the others, so that the fused mmt4d computes one
+    1x1 tile of its outer dims per step and nothing twice; a pack takes 1
+    in its outer dims but the innermost, which takes the largest divisor of
+    its extent up to `vector-width`. A dim its tile does not divide is split
+    into whole tiles and the rest, each statically shaped. Then each mmt4d's
+    K1 loop is tiled by the largest divisor up to `reduction-tile-size`.
+    A dispatch of another shape (several result ops) stays untiled.
+  }];
+  let options = [
+    Option<"reductionTileSize", "reduction-tile-size", "int64_t", "16",
+           "Target tile size of an mmt4d's K1 loop">,
+    Option<"vectorWidth", "vector-width", "int64_t", "16",
+           "f32 lanes of the host's vectors: a pack's inner tiles per step">
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def DecomposePackUnpackPass
+    : Pass<"dispatchlab-decompose-pack-unpack", "mlir::func::FuncOp"> {
+  let summary = "Rewrite every linalg.pack and linalg.unpack left into "
+                "pad, reshape, transpose and slice ops";
+  let description = [{
+    Upstream's lowerPack and lowerUnPack, for the packs and unpacks that
+    no tile loop vectorized: the initializer's weight packs, tiles with a
+    dynamic boundary, and everything under --codegen=loops. A pack becomes
+    tensor.pad, tensor.expand_shape and linalg.transpose; an unpack
+    linalg.transpose, tensor.collapse_shape and tensor.extract_slice. Those
+    bufferize and lower to loops like any other op.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
 }
 
 def OutlineDispatchRegionsPass

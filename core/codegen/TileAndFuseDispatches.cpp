@@ -1,5 +1,6 @@
 //===- TileAndFuseDispatches.cpp - tile loops inside each dispatch --------===//
 
+#include "core/codegen/DataTiledOps.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
@@ -182,7 +183,9 @@ struct TileAndFuseDispatchesPass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (!function->hasAttr(kDispatchFunctionAttr) || function.isExternal())
+    // Data-tiled dispatches are tiled by TileDataTiledDispatches.
+    if (!function->hasAttr(kDispatchFunctionAttr) || function.isExternal() ||
+        containsDataTiledOps(function))
       return;
     if (vectorWidth < 1) {
       function.emitError("vector-width must be positive, got ")

@@ -1,5 +1,6 @@
 //===- TransposeWeights.cpp - weight operands in tile-friendly layouts ----===//
 
+#include "core/codegen/DataTiledOps.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -84,7 +85,9 @@ struct TransposeWeightsPass
     : impl::TransposeWeightsPassBase<TransposeWeightsPass> {
   void runOnOperation() override {
     func::FuncOp function = getOperation();
-    if (!function->hasAttr(kDispatchFunctionAttr) || function.isExternal())
+    // A data-tiled dispatch reads weights in their packed layout already.
+    if (!function->hasAttr(kDispatchFunctionAttr) || function.isExternal() ||
+        containsDataTiledOps(function))
       return;
     IRRewriter rewriter(&getContext());
     transposeWeights(rewriter, function);

@@ -96,6 +96,15 @@ linalg::GenericOp sliceStridedInputs(RewriterBase &rewriter,
 /// elementwise op on vectors without leading unit dims.
 linalg::LinalgOp simplifyForVectorization(RewriterBase &rewriter,
                                           linalg::LinalgOp op) {
+  // An mmt4d tile's unit outer dims and K0 drop only from its generic form,
+  // leaving a contraction of an M0 x N0 accumulator.
+  if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(op)) {
+    rewriter.setInsertionPoint(op);
+    FailureOr<linalg::GenericOp> generic =
+        linalg::generalizeNamedOp(rewriter, op);
+    if (succeeded(generic))
+      op = *generic;
+  }
   auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
   if (!generic)
     return op;
@@ -130,7 +139,26 @@ struct VectorizeDispatchesPass
       if (elements <= maxVectorElements)
         candidates.push_back(op);
     });
+    // Tiles of packs and unpacks (data tiling) too, from their static
+    // shapes.
+    SmallVector<Operation *> relayouts;
+    function.walk([&](Operation *op) {
+      if (!isa<linalg::PackOp, linalg::UnPackOp>(op))
+        return;
+      auto type = cast<RankedTensorType>(op->getResult(0).getType());
+      auto source = cast<RankedTensorType>(op->getOperand(0).getType());
+      if (type.hasStaticShape() && source.hasStaticShape() &&
+          type.getNumElements() <= maxVectorElements)
+        relayouts.push_back(op);
+    });
     IRRewriter rewriter(&getContext());
+    for (Operation *op : relayouts) {
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> result =
+          linalg::vectorize(rewriter, op);
+      if (succeeded(result))
+        rewriter.replaceOp(op, result->replacements);
+    }
     for (linalg::LinalgOp op : candidates) {
       op = simplifyForVectorization(rewriter, op);
       rewriter.setInsertionPoint(op);

@@ -102,7 +102,8 @@ void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
 }
 
 // IREE's experimental data-tiling route, right after producer cloning
-// (DispatchCreation/Passes.cpp): hint, encode in place, hoist out.
+// (DispatchCreation/Passes.cpp): hint, encode in place, hoist out, fuse
+// into producers.
 void buildDataTilingStage(OpPassManager &pm, const HeuristicOptions &options) {
   pm.addPass(createAnnotateDataTilingHintsPass());
   pm.addPass(createSetEncodingPass());
@@ -110,6 +111,7 @@ void buildDataTilingStage(OpPassManager &pm, const HeuristicOptions &options) {
   hoist.hoistSlices = options.encodingHoistSlices;
   hoist.unhoistedError = options.encodingUnhoistedError;
   pm.addPass(createHoistEncodingOpsPass(hoist));
+  pm.addPass(createFuseEncodingOpsIntoDispatchRegionsPass());
 }
 
 // No canonicalization once dispatches exist: folding would hoist the

@@ -1,7 +1,8 @@
 // `dispatchlab run` on IREE compat ops, which have no lowering, fails with
 // one error line at the op naming it, exit 1, no crash.
 // Control flow (cf) is lowered like any function body and runs, and so do
-// encodings: codegen drops them (dispatchlab-materialize-encoding-into-nop).
+// encodings: codegen lays them out for the host or drops them
+// (dispatchlab-materialize-encoding-for-host).
 //
 // RUN: split-file %s %t
 // RUN: not dispatchlab run %t/barrier.mlir 2>&1 | FileCheck %s --check-prefix=BARRIER
