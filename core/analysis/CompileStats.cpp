@@ -92,10 +92,13 @@ SmallVector<std::pair<dispatch::RegionOp, std::string>>
 getNamedDispatchRegions(ModuleOp module) {
   SmallVector<std::pair<dispatch::RegionOp, std::string>> regions;
   module.walk([&](FunctionOpInterface func) {
-    unsigned index = 0;
+    unsigned index = 0, encodings = 0;
     func->walk<WalkOrder::PreOrder>([&](dispatch::RegionOp region) {
       regions.emplace_back(
-          region, (func.getName() + "_dispatch_" + Twine(index++)).str());
+          region,
+          region->hasAttr(kEncodingDispatchAttr)
+              ? (func.getName() + "_encoding_" + Twine(encodings++)).str()
+              : (func.getName() + "_dispatch_" + Twine(index++)).str());
     });
   });
   return regions;

@@ -112,9 +112,15 @@ llvm::SmallVector<mlir::Value> getCapturedValues(dispatch::RegionOp region);
 /// the first non-cloneable op with reduction loops, else the last op.
 mlir::Operation *getRootOp(dispatch::RegionOp region);
 
+/// Marks a dispatch codegen adds for an encode op between dispatches
+/// (PlaceEncodingPacks): it is not one of the formed dispatches.
+inline constexpr llvm::StringLiteral kEncodingDispatchAttr =
+    "dispatchlab.encoding_dispatch";
+
 /// Every dispatch region of `module` with its report name
 /// `<function>_dispatch_<n>` (numbered per function like IREE's outlining),
-/// in the order reports list them.
+/// in the order reports list them. Encoding dispatches are numbered apart,
+/// `<function>_encoding_<n>`, so the formed ones keep their names in codegen.
 llvm::SmallVector<std::pair<dispatch::RegionOp, std::string>>
 getNamedDispatchRegions(mlir::ModuleOp module);
 

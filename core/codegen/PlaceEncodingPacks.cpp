@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "core/analysis/CompileStats.h"
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "heuristics/DispatchRegionBuilder.h"
@@ -58,6 +59,7 @@ LogicalResult packInDispatch(RewriterBase &rewriter, linalg::PackOp pack) {
       wrapOpsInDispatchRegion(rewriter, {pack});
   if (failed(region))
     return pack.emitOpError("could not be given a dispatch of its own");
+  (*region)->setAttr(kEncodingDispatchAttr, rewriter.getUnitAttr());
   rewriter.setInsertionPoint(pack);
   for (Operation *op : getPackOperandOps(pack)) {
     Operation *copy = rewriter.clone(*op);

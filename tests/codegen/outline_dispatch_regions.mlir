@@ -1,4 +1,4 @@
-// RUN: dispatchlab-opt %s --split-input-file --dispatchlab-outline-dispatch-regions | FileCheck %s
+// RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect --dispatchlab-outline-dispatch-regions | FileCheck %s
 
 // Two dispatches: captured values become arguments in order of first use,
 // the second consumes the first's result through the host function.
@@ -58,4 +58,27 @@ func.func @f(%s: f32, %x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
     dispatch.return %fill, %x : tensor<4xf32>, tensor<4xf32>
   }
   return %0#1, %0#0 : tensor<4xf32>, tensor<4xf32>
+}
+
+// -----
+
+// An encoding dispatch codegen added (PlaceEncodingPacks) is numbered apart:
+// the formed dispatch after it keeps the name the reports gave it.
+// CHECK-LABEL: func.func private @main_encoding_0
+// CHECK:         linalg.pack
+// CHECK-LABEL: func.func private @main_dispatch_0
+// CHECK-LABEL: func.func @main
+// CHECK:         %[[P:.+]] = call @main_encoding_0(
+// CHECK:         call @main_dispatch_0(%[[P]])
+func.func @main(%x: tensor<16x8xf32>) -> tensor<1x8x16x1xf32> {
+  %p = dispatch.region -> (tensor<1x8x16x1xf32>) {
+    %e = tensor.empty() : tensor<1x8x16x1xf32>
+    %0 = linalg.pack %x inner_dims_pos = [0, 1] inner_tiles = [16, 1] into %e : tensor<16x8xf32> -> tensor<1x8x16x1xf32>
+    dispatch.return %0 : tensor<1x8x16x1xf32>
+  } {dispatchlab.encoding_dispatch}
+  %r = dispatch.region -> (tensor<1x8x16x1xf32>) {
+    %n = "test.negate"(%p) : (tensor<1x8x16x1xf32>) -> tensor<1x8x16x1xf32>
+    dispatch.return %n : tensor<1x8x16x1xf32>
+  }
+  return %r : tensor<1x8x16x1xf32>
 }

@@ -29,11 +29,12 @@ func.func @main(%x: tensor<4x8xf32>, %w: tensor<8x16xf32> {dispatchlab.parameter
 // An activation's pack (here of an input, zero-padded) becomes a dispatch
 // with its destination and padding value inside; nothing is left outside.
 // CHECK-LABEL: func.func @main(
-//       CHECK:   %[[R:.+]] = dispatch.region -> (tensor<1x8x16x1xf32>)
+//       CHECK:   %[[R:.+]] = dispatch.region -> (tensor<1x8x16x1xf32>) {
 //   CHECK-DAG:     %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 //   CHECK-DAG:     %[[E:.+]] = tensor.empty() : tensor<1x8x16x1xf32>
 //       CHECK:     %[[P:.+]] = linalg.pack %arg0 padding_value(%[[ZERO]] : f32) {{.+}} into %[[E]]
 //       CHECK:     dispatch.return %[[P]]
+//       CHECK:   } {dispatchlab.encoding_dispatch}
 //       CHECK:   "test.use"(%[[R]])
 //   CHECK-NOT:   main_initializer
 func.func @main(%x: tensor<12x8xf32>) -> tensor<4x16xf32> {
