@@ -2,6 +2,7 @@
 
 #include "core/codegen/DataTiledOps.h"
 #include "core/codegen/Passes.h"
+#include "core/codegen/TileHelpers.h"
 
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -22,14 +23,6 @@ using namespace mlir;
 
 namespace dispatchlab {
 namespace {
-
-/// The largest divisor of `extent` not above `target`: full tiles only.
-int64_t getFullTileSize(int64_t extent, int64_t target) {
-  for (int64_t size = std::min(extent, target); size > 1; --size)
-    if (extent % size == 0)
-      return size;
-  return 1;
-}
 
 /// For the innermost dim, whose tiles are vectors of `vectorWidth` f32 lanes:
 /// the largest multiple of `vectorWidth` not above `target` that divides
@@ -321,8 +314,12 @@ struct TileAndFuseDispatchesPass
     // Head and tail often slice the same producer: each listed once, so
     // that erasing it leaves no dangling entry.
     llvm::SetVector<Operation *> producers;
-    if (failed(sliceProducers(rewriter, head, producers)) ||
-        failed(sliceProducers(rewriter, tail, producers)) ||
+    // The weight transposes stay whole.
+    auto keepWhole = [&](Operation *op) {
+      return llvm::is_contained(unfused, op);
+    };
+    if (failed(sliceProducers(rewriter, head, producers, keepWhole)) ||
+        failed(sliceProducers(rewriter, tail, producers, keepWhole)) ||
         failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*head), targets)) ||
         failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*tail), targets)))
       return failure();
@@ -406,51 +403,6 @@ struct TileAndFuseDispatchesPass
           });
     SmallVector<Operation *> producers = result.fusedProducers.takeVector();
     eraseDead(rewriter, producers);
-  }
-
-  /// Erases the ops of `ops` left without uses (some only once others are
-  /// gone), as fused producers are once every consumer has its own copy.
-  static void eraseDead(RewriterBase &rewriter, SmallVector<Operation *> &ops) {
-    for (bool erased = true; erased;) {
-      erased = false;
-      for (Operation *&op : ops) {
-        if (!op || !op->use_empty())
-          continue;
-        rewriter.eraseOp(op);
-        op = nullptr;
-        erased = true;
-      }
-    }
-  }
-
-  /// After splitOp, a part reads slices of the dispatch's intermediate
-  /// values; each such slice becomes the producer computed on that slice
-  /// only (transitively), so tiling the part fuses the producers again.
-  /// The weight transposes stay whole. The original producers are added to
-  /// `originals`.
-  LogicalResult sliceProducers(RewriterBase &rewriter, TilingInterface part,
-                               llvm::SetVector<Operation *> &originals) {
-    SmallVector<Operation *> worklist = {part};
-    while (!worklist.empty()) {
-      Operation *op = worklist.pop_back_val();
-      for (Value operand : op->getOperands()) {
-        auto slice = operand.getDefiningOp<tensor::ExtractSliceOp>();
-        auto producer = slice ? dyn_cast<OpResult>(slice.getSource()) : nullptr;
-        if (!producer || !isa<TilingInterface>(producer.getOwner()) ||
-            llvm::is_contained(unfused, producer.getOwner()))
-          continue;
-        rewriter.setInsertionPoint(slice);
-        FailureOr<TilingResult> tiled =
-            tensor::replaceExtractSliceWithTiledProducer(rewriter, slice,
-                                                         producer);
-        if (failed(tiled))
-          return slice.emitOpError("producer not sliceable after split");
-        rewriter.replaceOp(slice, tiled->tiledValues.front());
-        originals.insert(producer.getOwner());
-        llvm::append_range(worklist, tiled->tiledOps);
-      }
-    }
-    return success();
   }
 
   LogicalResult tileTranspose(RewriterBase &rewriter, linalg::TransposeOp op) {

@@ -13,6 +13,7 @@
 
 #include "core/codegen/DataTiledOps.h"
 #include "core/codegen/Passes.h"
+#include "core/codegen/TileHelpers.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -29,14 +30,6 @@ using namespace mlir;
 
 namespace dispatchlab {
 namespace {
-
-/// The largest divisor of `extent` not above `target`.
-int64_t getDivisorTile(int64_t extent, int64_t target) {
-  for (int64_t size = std::min(extent, target); size > 1; --size)
-    if (extent % size == 0)
-      return size;
-  return 1;
-}
 
 /// The one op computing every result of `function`, if there is one.
 Operation *getSoleResultProducer(func::FuncOp function) {
@@ -105,7 +98,7 @@ FailureOr<SmallVector<int64_t>> getRootTileSizes(Operation *root,
     ArrayRef<int64_t> outer =
         pack.getDestType().getShape().take_front(pack.getSourceRank());
     SmallVector<int64_t> sizes(outer.size(), 1);
-    sizes.back() = getDivisorTile(outer.back(), vectorWidth);
+    sizes.back() = getFullTileSize(outer.back(), vectorWidth);
     return sizes;
   }
   if (auto unpack = dyn_cast<linalg::UnPackOp>(root))
@@ -116,47 +109,6 @@ FailureOr<SmallVector<int64_t>> getRootTileSizes(Operation *root,
   if (!sizes)
     return failure();
   return *sizes;
-}
-
-/// Erases the ops of `ops` left without uses, some only once others are.
-void eraseDead(RewriterBase &rewriter, SmallVector<Operation *> ops) {
-  for (bool erased = true; erased;) {
-    erased = false;
-    for (Operation *&op : ops) {
-      if (!op || !op->use_empty())
-        continue;
-      rewriter.eraseOp(op);
-      op = nullptr;
-      erased = true;
-    }
-  }
-}
-
-/// Turns each slice `part` reads of a producer into that producer computed
-/// on the slice only, transitively, so that tiling the part fuses them
-/// again; the original producers are added to `originals`.
-LogicalResult sliceProducers(RewriterBase &rewriter, Operation *part,
-                             llvm::SetVector<Operation *> &originals) {
-  SmallVector<Operation *> worklist = {part};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val();
-    for (Value operand : op->getOperands()) {
-      auto slice = operand.getDefiningOp<tensor::ExtractSliceOp>();
-      auto producer = slice ? dyn_cast<OpResult>(slice.getSource()) : nullptr;
-      if (!producer || !isa<TilingInterface>(producer.getOwner()))
-        continue;
-      rewriter.setInsertionPoint(slice);
-      FailureOr<TilingResult> tiled =
-          tensor::replaceExtractSliceWithTiledProducer(rewriter, slice,
-                                                       producer);
-      if (failed(tiled))
-        return slice.emitOpError("producer not sliceable after split");
-      rewriter.replaceOp(slice, tiled->tiledValues.front());
-      originals.insert(producer.getOwner());
-      llvm::append_range(worklist, tiled->tiledOps);
-    }
-  }
-  return success();
 }
 
 /// Tiles `root` by `sizes` into one scf.forall with every producer fused.
@@ -182,12 +134,14 @@ LogicalResult tileRoot(RewriterBase &rewriter, TilingInterface root,
     llvm::SetVector<Operation *> originals;
     SmallVector<int64_t> tailSizes(sizes);
     tailSizes[dim] = *extent % size;
-    if (failed(sliceProducers(rewriter, head, originals)) ||
-        failed(sliceProducers(rewriter, tail, originals)) ||
+    auto keepNone = [](Operation *) { return false; };
+    if (failed(sliceProducers(rewriter, head, originals, keepNone)) ||
+        failed(sliceProducers(rewriter, tail, originals, keepNone)) ||
         failed(tileRoot(rewriter, head, sizes)) ||
         failed(tileRoot(rewriter, tail, tailSizes)))
       return failure();
-    eraseDead(rewriter, originals.takeVector());
+    SmallVector<Operation *> dead = originals.takeVector();
+    eraseDead(rewriter, dead);
     return success();
   }
 
@@ -203,7 +157,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, TilingInterface root,
   for (OpResult value : root->getResults())
     rewriter.replaceAllUsesWith(value, result->replacements.lookup(value));
   rewriter.eraseOp(root);
-  eraseDead(rewriter, result->fusedProducers.takeVector());
+  SmallVector<Operation *> fused = result->fusedProducers.takeVector();
+  eraseDead(rewriter, fused);
   return success();
 }
 
@@ -216,7 +171,7 @@ LogicalResult tileReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   for (auto [index, iterator] : llvm::enumerate(op.getIteratorTypesArray())) {
     if (iterator != utils::IteratorType::reduction || ranges[index] <= target)
       continue;
-    sizes[index] = getDivisorTile(ranges[index], target);
+    sizes[index] = getFullTileSize(ranges[index], target);
     tiled = true;
   }
   if (!tiled)
