@@ -196,10 +196,11 @@ void materializeContraction(RewriterBase &rewriter, linalg::LinalgOp op,
 /// The ops to rewrite, with the layouts their encodings ask for, read
 /// before any type changes.
 struct Materialization {
-  SmallVector<std::pair<encoding::SetEncodingOp, PackLayout>> sets;
-  SmallVector<encoding::SetEncodingOp> droppedSets;
-  SmallVector<std::pair<encoding::UnsetEncodingOp, PackLayout>> unsets;
-  SmallVector<encoding::UnsetEncodingOp> droppedUnsets;
+  /// Without a layout, the encoding is dropped.
+  SmallVector<std::pair<encoding::SetEncodingOp, std::optional<PackLayout>>>
+      sets;
+  SmallVector<std::pair<encoding::UnsetEncodingOp, std::optional<PackLayout>>>
+      unsets;
   SmallVector<std::pair<linalg::LinalgOp, bool>> contractions;
 };
 
@@ -210,17 +211,11 @@ Materialization collect(ModuleOp module, int64_t vectorWidth) {
   Materialization plan;
   module.walk([&](Operation *op) {
     if (auto set = dyn_cast<encoding::SetEncodingOp>(op)) {
-      if (std::optional<PackLayout> layout =
-              getPackLayout(set.getResult().getType(), vectorWidth))
-        plan.sets.emplace_back(set, *layout);
-      else
-        plan.droppedSets.push_back(set);
+      plan.sets.emplace_back(
+          set, getPackLayout(set.getResult().getType(), vectorWidth));
     } else if (auto unset = dyn_cast<encoding::UnsetEncodingOp>(op)) {
-      if (std::optional<PackLayout> layout =
-              getPackLayout(unset.getSource().getType(), vectorWidth))
-        plan.unsets.emplace_back(unset, *layout);
-      else
-        plan.droppedUnsets.push_back(unset);
+      plan.unsets.emplace_back(
+          unset, getPackLayout(unset.getSource().getType(), vectorWidth));
     } else if (auto linalgOp = dyn_cast<linalg::LinalgOp>(op)) {
       if (linalgOp.getNumDpsInputs() != 2 || linalgOp.getNumDpsInits() != 1 ||
           isa<linalg::FillOp>(op))
@@ -274,15 +269,17 @@ struct MaterializeEncodingForHostPass
     retype(module, vectorWidth);
     IRRewriter rewriter(&getContext());
     for (auto &[op, layout] : plan.sets)
-      materializeSet(rewriter, op, layout);
+      if (layout)
+        materializeSet(rewriter, op, *layout);
+      else
+        rewriter.replaceOp(op, op.getSource());
     for (auto &[op, layout] : plan.unsets)
-      materializeUnset(rewriter, op, layout);
+      if (layout)
+        materializeUnset(rewriter, op, *layout);
+      else
+        rewriter.replaceOp(op, op.getSource());
     for (auto &[op, batched] : plan.contractions)
       materializeContraction(rewriter, op, batched);
-    for (encoding::SetEncodingOp op : plan.droppedSets)
-      rewriter.replaceOp(op, op.getSource());
-    for (encoding::UnsetEncodingOp op : plan.droppedUnsets)
-      rewriter.replaceOp(op, op.getSource());
   }
 };
 } // namespace
