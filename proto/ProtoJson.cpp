@@ -1,8 +1,12 @@
 //===- ProtoJson.cpp - result messages as llvm::json ----------------------===//
 
 #include "proto/ProtoJson.h"
+#include "proto/json_options.pb.h"
 
 #include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+#include <optional>
 
 #include <google/protobuf/descriptor.h>
 #include <google/protobuf/util/json_util.h>
@@ -12,6 +16,39 @@ using google::protobuf::Message;
 using google::protobuf::Reflection;
 
 namespace dispatchlab {
+
+/// google.protobuf.Value, Struct and ListValue hold JSON itself: they print
+/// as the JSON they hold, as protobuf's own printer shows them.
+static llvm::json::Value wellKnownToJson(const Message &message) {
+  std::string text;
+  if (!google::protobuf::util::MessageToJsonString(message, &text).ok())
+    return nullptr;
+  llvm::Expected<llvm::json::Value> json = llvm::json::parse(text);
+  if (!json) {
+    llvm::consumeError(json.takeError());
+    return nullptr;
+  }
+  return std::move(*json);
+}
+
+static bool holdsJson(const google::protobuf::Descriptor &type) {
+  using google::protobuf::Descriptor;
+  switch (type.well_known_type()) {
+  case Descriptor::WELLKNOWNTYPE_VALUE:
+  case Descriptor::WELLKNOWNTYPE_STRUCT:
+  case Descriptor::WELLKNOWNTYPE_LISTVALUE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// JSON has no NaN or infinity: such a double prints as null.
+static llvm::json::Value doubleToJson(double value) {
+  if (!std::isfinite(value))
+    return nullptr;
+  return value;
+}
 
 /// Element `index` of a repeated field, or the singular field when `index`
 /// is negative.
@@ -33,8 +70,8 @@ static llvm::json::Value fieldValue(const Message &message,
     return one ? r.GetUInt64(message, &field)
                : r.GetRepeatedUInt64(message, &field, index);
   case FieldDescriptor::CPPTYPE_DOUBLE:
-    return one ? r.GetDouble(message, &field)
-               : r.GetRepeatedDouble(message, &field, index);
+    return doubleToJson(one ? r.GetDouble(message, &field)
+                            : r.GetRepeatedDouble(message, &field, index));
   case FieldDescriptor::CPPTYPE_FLOAT:
     return one ? r.GetFloat(message, &field)
                : r.GetRepeatedFloat(message, &field, index);
@@ -48,9 +85,13 @@ static llvm::json::Value fieldValue(const Message &message,
   case FieldDescriptor::CPPTYPE_STRING:
     return one ? r.GetString(message, &field)
                : r.GetRepeatedString(message, &field, index);
-  case FieldDescriptor::CPPTYPE_MESSAGE:
-    return protoToJson(one ? r.GetMessage(message, &field)
-                           : r.GetRepeatedMessage(message, &field, index));
+  case FieldDescriptor::CPPTYPE_MESSAGE: {
+    const Message &value = one ? r.GetMessage(message, &field)
+                               : r.GetRepeatedMessage(message, &field, index);
+    if (holdsJson(*value.GetDescriptor()))
+      return wellKnownToJson(value);
+    return protoToJson(value);
+  }
   }
   return nullptr;
 }
@@ -72,22 +113,35 @@ static llvm::json::Object mapToJson(const Message &message,
   return object;
 }
 
-llvm::json::Object protoToJson(const Message &message) {
+/// The field's JSON, or nothing where the field is left out.
+static std::optional<llvm::json::Value>
+fieldToJson(const Message &message, const FieldDescriptor &field) {
   const Reflection &r = *message.GetReflection();
+  if (field.is_map())
+    return mapToJson(message, field);
+  if (field.is_repeated()) {
+    int size = r.FieldSize(message, &field);
+    if (size == 0 && field.options().GetExtension(json_options::omit_if_empty))
+      return std::nullopt;
+    llvm::json::Array elements;
+    for (int i = 0; i < size; ++i)
+      elements.push_back(fieldValue(message, field, i));
+    return std::move(elements);
+  }
+  if (!field.has_presence() || r.HasField(message, &field))
+    return fieldValue(message, field, -1);
+  if (field.options().GetExtension(json_options::null_if_unset))
+    return nullptr;
+  return std::nullopt;
+}
+
+llvm::json::Object protoToJson(const Message &message) {
   const google::protobuf::Descriptor &type = *message.GetDescriptor();
   llvm::json::Object object;
   for (int f = 0; f < type.field_count(); ++f) {
     const FieldDescriptor &field = *type.field(f);
-    if (field.is_map()) {
-      object[field.name()] = mapToJson(message, field);
-    } else if (field.is_repeated()) {
-      llvm::json::Array elements;
-      for (int i = 0, e = r.FieldSize(message, &field); i < e; ++i)
-        elements.push_back(fieldValue(message, field, i));
-      object[field.name()] = std::move(elements);
-    } else if (!field.has_presence() || r.HasField(message, &field)) {
-      object[field.name()] = fieldValue(message, field, -1);
-    }
+    if (std::optional<llvm::json::Value> value = fieldToJson(message, field))
+      object[field.name()] = std::move(*value);
   }
   return object;
 }

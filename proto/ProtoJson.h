@@ -18,7 +18,10 @@
 namespace dispatchlab {
 
 /// `message` as a JSON object: every repeated, map and presence-less scalar
-/// field, and the singular message and optional fields that are set.
+/// field, and the singular message and optional fields that are set; the
+/// field options of proto/json_options.proto print an unset field as null or
+/// leave an empty repeated one out. A non-finite double prints as null, and
+/// google.protobuf.Value/Struct/ListValue as the JSON they hold.
 llvm::json::Object protoToJson(const google::protobuf::Message &message);
 
 /// Fills `message` from the JSON object `json`, ignoring keys it has no

@@ -3,6 +3,8 @@
 #include "workers/JobHandlers.h"
 
 #include "coordinator/ComparedVariants.h"
+#include "proto/ProtoJson.h"
+#include "proto/results.pb.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/SmallVector.h"
@@ -204,23 +206,29 @@ llvm::Expected<JobStats> parseStatsOutput(llvm::StringRef text) {
 }
 
 /// Results are compile stats at the top level (what reports pivot on); a
-/// run job's measurement goes beside them under "run".
+/// run job's record goes beside them under "run", its provenance also on
+/// the stats.
 llvm::Expected<JobStats> parseRunOutput(llvm::StringRef text) {
-  llvm::Expected<llvm::json::Object> run = parseStatsObject(text);
-  if (!run)
-    return run.takeError();
-  llvm::json::Object *compileStats = run->getObject("compile");
-  if (!compileStats)
+  if (llvm::Expected<llvm::json::Object> object = parseStatsObject(text);
+      !object)
+    return object.takeError();
+  results::RunResult run;
+  if (llvm::Error error = jsonToProto(text, run))
+    return llvm::createStringError("exit code 0 but the run output is not a "
+                                   "run result: " +
+                                   llvm::toString(std::move(error)));
+  if (!run.has_compile())
     return llvm::createStringError(
         "exit code 0 but the run output has no compile stats");
-  llvm::json::Object merged = std::move(*compileStats);
-  run->erase("compile");
-  if (llvm::json::Value *provenance = run->get("provenance"))
-    merged["provenance"] = *provenance;
-  merged["run"] = std::move(*run);
+  results::CompileStats stats = std::move(*run.mutable_compile());
+  run.clear_compile();
+  if (run.has_provenance())
+    *stats.mutable_provenance() = run.provenance();
+  *stats.mutable_run() = std::move(run);
+  llvm::json::Object merged = protoToJson(stats);
   std::optional<std::string> provenance = provenanceOf(merged);
-  llvm::json::Value stats(std::move(merged));
-  return JobStats{llvm::formatv("{0:2}", stats).str(), std::move(provenance)};
+  llvm::json::Value json(std::move(merged));
+  return JobStats{llvm::formatv("{0:2}", json).str(), std::move(provenance)};
 }
 
 /// A comparison is stored beside the model's name and the provenance, under

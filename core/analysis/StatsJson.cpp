@@ -2,6 +2,7 @@
 
 #include "core/analysis/StatsJson.h"
 
+#include "core/support/Provenance.h"
 #include "proto/ProtoJson.h"
 
 using namespace llvm;
@@ -68,6 +69,15 @@ results::CompileStats toRecord(const CompileStats &stats) {
 
 json::Value toJson(const CompileStats &stats) {
   return protoToJson(toRecord(stats));
+}
+
+google::protobuf::Struct currentProvenanceRecord() {
+  std::string text;
+  raw_string_ostream os(text);
+  os << Provenance::current().toJson();
+  google::protobuf::Struct record;
+  cantFail(jsonToProto(text, record));
+  return record;
 }
 
 } // namespace dispatchlab

@@ -17,6 +17,10 @@ results::CompileStats toRecord(const CompileStats &stats);
 /// The record as JSON: keys are its field names.
 llvm::json::Value toJson(const CompileStats &stats);
 
+/// This build and host's provenance (core/support/Provenance.h) as a
+/// record's `provenance`.
+google::protobuf::Struct currentProvenanceRecord();
+
 } // namespace dispatchlab
 
 #endif // DISPATCHLAB_CORE_ANALYSIS_STATSJSON_H

@@ -2,60 +2,75 @@
 
 #include "core/runtime/ComparisonReportFormat.h"
 
-#include "core/support/Provenance.h"
+#include "core/analysis/StatsJson.h"
+#include "proto/ProtoJson.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
 namespace dispatchlab {
 
 namespace {
-llvm::json::Value toJson(const HostConditions &conditions) {
-  return llvm::json::Object{
-      {"load_average", conditions.loadAverage},
-      {"other_runnable_tasks", conditions.otherRunnableTasks},
-      {"governor", conditions.governor},
-      {"frequency_mhz", conditions.frequencyMhz},
-      {"throttle_count", conditions.throttleCount}};
+void setConditions(const HostConditions &conditions,
+                   results::HostConditions &record) {
+  if (conditions.loadAverage)
+    record.set_load_average(*conditions.loadAverage);
+  if (conditions.otherRunnableTasks)
+    record.set_other_runnable_tasks(*conditions.otherRunnableTasks);
+  if (conditions.governor)
+    record.set_governor(*conditions.governor);
+  if (conditions.frequencyMhz)
+    record.set_frequency_mhz(*conditions.frequencyMhz);
+  if (conditions.throttleCount)
+    record.set_throttle_count(*conditions.throttleCount);
 }
 
-llvm::json::Value toJson(const PairedRatio &ratio) {
-  return llvm::json::Object{{"rounds", ratio.rounds},
-                            {"median", ratio.median},
-                            {"ci_low", ratio.low},
-                            {"ci_high", ratio.high},
-                            {"p_value", ratio.pValue},
-                            {"half_width_percent", ratio.halfWidthPercent()}};
+void setRatio(const PairedRatio &ratio, results::PairedRatio &record) {
+  record.set_rounds(ratio.rounds);
+  record.set_median(ratio.median);
+  record.set_ci_low(ratio.low);
+  record.set_ci_high(ratio.high);
+  record.set_p_value(ratio.pValue);
+  record.set_half_width_percent(ratio.halfWidthPercent());
 }
 
-llvm::json::Value toJson(const ComparedVariant &variant,
-                         const std::optional<PairedRatio> &floor,
-                         double minEffect) {
-  llvm::json::Object object{{"name", variant.name},
-                            {"options", variant.options},
-                            {"dispatches", variant.dispatches},
-                            {"identical_to", variant.identicalTo},
-                            {"verdict", verdict(variant, floor, minEffect)},
-                            {"samples_seconds", variant.samplesSeconds},
-                            {"median_ms", variant.stats.medianMs},
-                            {"cv", variant.stats.cv},
-                            {"output_difference", variant.outputDifference}};
-  llvm::json::Array copies;
-  for (const std::vector<double> &samples : variant.copySamplesSeconds)
-    copies.push_back(llvm::json::Object{{"samples_seconds", samples}});
-  if (!copies.empty())
-    object["copy_samples"] = std::move(copies);
-  object["ratio"] = variant.ratio ? toJson(*variant.ratio) : nullptr;
-  object["code_cache"] = stringify(variant.codeCache);
-  object["relinked_from"] = variant.relinkedFrom;
-  object["compile_seconds"] = variant.compileSeconds;
-  object["compile_phases_seconds"] =
-      llvm::json::Object{{"import", variant.importSeconds},
-                         {"formation", variant.formationSeconds},
-                         {"codegen", variant.codegenSeconds},
-                         {"jit", variant.jitSeconds}};
-  object["inputs_seconds"] = variant.inputsSeconds;
-  object["input_bytes"] = variant.inputBytes;
-  return object;
+/// What it cost to have the variant: compiling, its inputs.
+void setCosts(const ComparedVariant &variant,
+              results::ComparedVariant &record) {
+  record.set_code_cache(stringify(variant.codeCache).str());
+  if (variant.relinkedFrom)
+    record.set_relinked_from(*variant.relinkedFrom);
+  record.set_compile_seconds(variant.compileSeconds);
+  results::CompilePhases &phases = *record.mutable_compile_phases_seconds();
+  phases.set_import(variant.importSeconds);
+  phases.set_formation(variant.formationSeconds);
+  phases.set_codegen(variant.codegenSeconds);
+  phases.set_jit(variant.jitSeconds);
+  record.set_inputs_seconds(variant.inputsSeconds);
+  record.set_input_bytes(variant.inputBytes);
+}
+
+void setVariant(const ComparedVariant &variant,
+                const std::optional<PairedRatio> &floor, double minEffect,
+                results::ComparedVariant &record) {
+  record.set_name(variant.name);
+  record.set_options(variant.options);
+  record.set_dispatches(variant.dispatches);
+  if (variant.identicalTo)
+    record.set_identical_to(*variant.identicalTo);
+  record.set_verdict(verdict(variant, floor, minEffect).str());
+  for (double seconds : variant.samplesSeconds)
+    record.add_samples_seconds(seconds);
+  record.set_median_ms(variant.stats.medianMs);
+  record.set_cv(variant.stats.cv);
+  record.set_output_difference(variant.outputDifference);
+  for (const std::vector<double> &samples : variant.copySamplesSeconds) {
+    results::LinkedCopySamples &copy = *record.add_copy_samples();
+    for (double seconds : samples)
+      copy.add_samples_seconds(seconds);
+  }
+  if (variant.ratio)
+    setRatio(*variant.ratio, *record.mutable_ratio());
+  setCosts(variant, record);
 }
 
 std::string describe(const HostConditions &conditions) {
@@ -84,35 +99,48 @@ std::string formatRatio(const ComparedVariant &variant) {
 }
 } // namespace
 
+/// How the rounds went: their number, batching, why they stopped.
+static void setRounds(const CompareOptions &options,
+                      const ComparisonReport &report,
+                      results::Comparison &record) {
+  record.set_rounds(report.rounds);
+  record.set_calls_per_sample(report.callsPerSample);
+  record.set_min_sample_ms(options.minSampleSeconds * 1000);
+  record.set_stopped_by(stringify(report.stop).str());
+  record.set_rounds_seconds(report.roundsSeconds);
+  record.set_order_seed(report.orderSeed);
+  record.set_target_ci_percent(options.targetCiPercent);
+  record.set_min_effect_percent(options.minEffect * 100);
+  record.set_budget_seconds(options.budgetSeconds);
+}
+
+results::Comparison toRecord(const CompareOptions &options,
+                             const ComparisonReport &report) {
+  std::optional<PairedRatio> floor = noiseFloor(report);
+  results::Comparison record;
+  record.set_model(options.run.modelPath);
+  record.set_schedule(stringify(options.schedule).str());
+  record.set_injected_drift(options.injectDrift);
+  record.set_method(methodOf(options.schedule, report.copies));
+  record.set_copies(report.copies);
+  record.set_compiles(report.compiles);
+  setRounds(options, report, record);
+  record.set_threads(options.run.codegen.threads);
+  for (int cpu : report.pinnedCpus)
+    record.add_pinned_cpus(cpu);
+  setConditions(report.before, *record.mutable_host_before());
+  setConditions(report.after, *record.mutable_host_after());
+  if (floor)
+    setRatio(*floor, *record.mutable_noise_floor());
+  for (const ComparedVariant &variant : report.variants)
+    setVariant(variant, floor, options.minEffect, *record.add_variants());
+  *record.mutable_provenance() = currentProvenanceRecord();
+  return record;
+}
+
 llvm::json::Value toJson(const CompareOptions &options,
                          const ComparisonReport &report) {
-  std::optional<PairedRatio> floor = noiseFloor(report);
-  llvm::json::Array variants;
-  for (const ComparedVariant &variant : report.variants)
-    variants.push_back(toJson(variant, floor, options.minEffect));
-  return llvm::json::Object{
-      {"model", options.run.modelPath},
-      {"schedule", stringify(options.schedule)},
-      {"injected_drift", options.injectDrift},
-      {"method", methodOf(options.schedule, report.copies)},
-      {"copies", int64_t(report.copies)},
-      {"compiles", report.compiles},
-      {"rounds", report.rounds},
-      {"calls_per_sample", int64_t(report.callsPerSample)},
-      {"min_sample_ms", options.minSampleSeconds * 1000},
-      {"stopped_by", stringify(report.stop)},
-      {"rounds_seconds", report.roundsSeconds},
-      {"order_seed", int64_t(report.orderSeed)},
-      {"target_ci_percent", options.targetCiPercent},
-      {"min_effect_percent", options.minEffect * 100},
-      {"budget_seconds", options.budgetSeconds},
-      {"threads", int64_t(options.run.codegen.threads)},
-      {"pinned_cpus", report.pinnedCpus},
-      {"host_before", toJson(report.before)},
-      {"host_after", toJson(report.after)},
-      {"noise_floor", floor ? toJson(*floor) : nullptr},
-      {"variants", std::move(variants)},
-      {"provenance", Provenance::current().toJson()}};
+  return protoToJson(toRecord(options, report));
 }
 
 void printTable(const CompareOptions &options, const ComparisonReport &report,

@@ -12,12 +12,19 @@
 #define DISPATCHLAB_CORE_RUNTIME_COMPARISONREPORTFORMAT_H
 
 #include "core/runtime/PairedComparison.h"
+#include "proto/results.pb.h"
 
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/raw_ostream.h"
 
 namespace dispatchlab {
 
+/// The comparison's record (proto/results.proto's Comparison), with the
+/// model and provenance that a COMPARE job stores beside it.
+results::Comparison toRecord(const CompareOptions &options,
+                             const ComparisonReport &report);
+
+/// The record as JSON: keys are its field names.
 llvm::json::Value toJson(const CompareOptions &options,
                          const ComparisonReport &report);
 

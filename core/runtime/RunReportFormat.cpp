@@ -3,7 +3,6 @@
 #include "core/runtime/RunReportFormat.h"
 
 #include "core/analysis/StatsJson.h"
-#include "core/support/Provenance.h"
 #include "proto/ProtoJson.h"
 
 #include "llvm/ADT/StringExtras.h"
@@ -15,27 +14,24 @@
 namespace dispatchlab {
 
 namespace {
-llvm::json::Array signatureJson(const std::vector<TensorSignature> &tensors,
-                                const std::vector<InputSource> *sources) {
-  llvm::json::Array array;
+void addSignature(
+    const std::vector<TensorSignature> &tensors,
+    const std::vector<InputSource> *sources,
+    google::protobuf::RepeatedPtrField<results::TensorSignature> &records) {
   for (auto [index, tensor] : llvm::enumerate(tensors)) {
-    llvm::json::Object object{
-        {"name", tensor.name},
-        {"dtype", getElementTypeName(tensor.type)},
-        {"shape", llvm::json::Array(tensor.shape)},
-    };
+    results::TensorSignature &record = *records.Add();
+    record.set_name(tensor.name);
+    record.set_dtype(getElementTypeName(tensor.type).str());
+    for (int64_t dim : tensor.shape)
+      record.add_shape(dim);
     if (sources)
-      object["source"] = stringify((*sources)[index]);
-    array.push_back(std::move(object));
+      record.set_source(stringify((*sources)[index]).str());
   }
-  return array;
 }
 
-/// The part of the run JSON that sweep reports read back: its keys are
-/// results.proto's Latency.
-llvm::json::Object latencyJson(const LatencyMeasurement &measurement) {
+void setLatency(const LatencyMeasurement &measurement,
+                results::Latency &record) {
   const LatencyStats &latency = measurement.stats;
-  results::Latency record;
   record.set_repetitions(latency.repetitions);
   record.set_median_ms(latency.medianMs);
   record.set_mean_ms(latency.meanMs);
@@ -46,33 +42,33 @@ llvm::json::Object latencyJson(const LatencyMeasurement &measurement) {
     record.add_samples_ms(seconds * 1e3);
   record.mutable_warmup()->set_calls(measurement.warmupCalls);
   record.mutable_warmup()->set_seconds(measurement.warmupSeconds);
-  return protoToJson(record);
 }
 
-llvm::json::Object precisionJson(const PrecisionBasis &basis) {
-  return llvm::json::Object{{"element_type", basis.elementType},
-                            {"unit_roundoff", basis.unitRoundoff},
-                            {"rounding_steps", basis.roundingSteps}};
+void setPrecision(const PrecisionBasis &basis,
+                  results::PrecisionBasis &record) {
+  record.set_element_type(basis.elementType);
+  record.set_unit_roundoff(basis.unitRoundoff);
+  record.set_rounding_steps(basis.roundingSteps);
 }
 
-llvm::json::Value dispatchProfileJson(const DispatchProfile &profile) {
-  llvm::json::Array dispatches;
-  for (const DispatchTiming &timing : profile.dispatches)
-    dispatches.push_back(llvm::json::Object{{"index", int64_t(timing.index)},
-                                            {"dispatch", timing.dispatch},
-                                            {"root_op", timing.rootOp},
-                                            {"calls", timing.calls},
-                                            {"median_ms", timing.medianMs},
-                                            {"share", timing.share}});
-  return std::move(dispatches);
-}
-
-llvm::json::Object dispatchProfileSummaryJson(const DispatchProfile &profile) {
-  return llvm::json::Object{{"repetitions", profile.repetitions},
-                            {"model_median_ms", profile.modelMedianMs},
-                            {"dispatch_total_ms", profile.dispatchTotalMs},
-                            {"host_overhead_ms", profile.hostOverheadMs},
-                            {"codegen_pipeline", profile.pipeline}};
+void setDispatchProfile(const DispatchProfile &profile,
+                        results::RunResult &record) {
+  for (const DispatchTiming &timing : profile.dispatches) {
+    results::DispatchTiming &entry = *record.add_dispatch_profile();
+    entry.set_index(timing.index);
+    entry.set_dispatch(timing.dispatch);
+    entry.set_root_op(timing.rootOp);
+    entry.set_calls(timing.calls);
+    entry.set_median_ms(timing.medianMs);
+    entry.set_share(timing.share);
+  }
+  results::DispatchProfileSummary &summary =
+      *record.mutable_dispatch_profile_summary();
+  summary.set_repetitions(profile.repetitions);
+  summary.set_model_median_ms(profile.modelMedianMs);
+  summary.set_dispatch_total_ms(profile.dispatchTotalMs);
+  summary.set_host_overhead_ms(profile.hostOverheadMs);
+  summary.set_codegen_pipeline(profile.pipeline);
 }
 
 /// The dispatches by time, the slowest first.
@@ -178,107 +174,115 @@ void printSummary(const RunOptions &options, const RunReport &report,
                         check.passed() ? "ok" : "MISMATCH");
 }
 
-llvm::json::Array checksJson(const std::vector<OutputCheck> &checks) {
-  llvm::json::Array checkJson;
-  for (const OutputCheck &check : checks)
-    checkJson.push_back(llvm::json::Object{
-        {"output", check.name},
-        {"against", check.against},
-        {"max_abs_diff", check.difference.maxAbsDiff},
-        {"max_abs_reference", check.difference.maxAbsReference},
-        {"relative_diff", std::isfinite(check.difference.relative)
-                              ? llvm::json::Value(check.difference.relative)
-                              : llvm::json::Value(nullptr)},
-        {"non_finite", check.difference.nonFinite},
-        {"tolerance", check.tolerance},
-        {"passed", check.passed()}});
-  return checkJson;
+void addChecks(const std::vector<OutputCheck> &checks,
+               results::RunResult &record) {
+  for (const OutputCheck &check : checks) {
+    results::OutputCheck &entry = *record.add_checks();
+    entry.set_output(check.name);
+    entry.set_against(check.against);
+    entry.set_max_abs_diff(check.difference.maxAbsDiff);
+    entry.set_max_abs_reference(check.difference.maxAbsReference);
+    if (std::isfinite(check.difference.relative))
+      entry.set_relative_diff(check.difference.relative);
+    entry.set_non_finite(check.difference.nonFinite);
+    entry.set_tolerance(check.tolerance);
+    entry.set_passed(check.passed());
+  }
 }
 
-llvm::json::Array temporariesJson(const CompiledModel &model) {
-  llvm::json::Array temporaries;
-  for (const DispatchTemporaries &entry : model.temporaries)
-    temporaries.push_back(
-        llvm::json::Object{{"dispatch", entry.dispatch},
-                           {"bytes", entry.bytes},
-                           {"allocations", entry.allocations}});
-  return temporaries;
+void setReference(const RunReport &report, google::protobuf::Value &value) {
+  if (!report.reference) {
+    value.set_string_value("self");
+    return;
+  }
+  auto &fields = *value.mutable_struct_value()->mutable_fields();
+  fields["preset"].set_string_value(kReferencePreset.str());
+  fields["codegen"].set_string_value(stringify(CodegenMode::Loops).str());
+  fields["dispatches"].set_number_value(report.reference->dispatches);
 }
 
-llvm::json::Value referenceJson(const RunReport &report) {
-  if (!report.reference)
-    return "self";
-  return llvm::json::Object{{"preset", kReferencePreset},
-                            {"codegen", stringify(CodegenMode::Loops)},
-                            {"dispatches", report.reference->dispatches}};
-}
-
-llvm::json::Object cacheJson(const RunOptions &options,
-                             const RunReport &report) {
-  llvm::json::Object json{{"code", stringify(codeCacheUse(report))},
-                          {"reference", stringify(report.referenceCache)}};
+void setCache(const RunOptions &options, const RunReport &report,
+              results::CacheUse &record) {
+  record.set_code(stringify(codeCacheUse(report)).str());
+  record.set_reference(stringify(report.referenceCache).str());
   if (!options.cacheDirectory.empty())
-    json["directory"] = options.cacheDirectory;
-  return json;
+    record.set_directory(options.cacheDirectory);
 }
 
-llvm::json::Object wallSecondsJson(const RunPhases &phases) {
-  return llvm::json::Object{{"compile", phases.compile},
-                            {"inputs", phases.inputs},
-                            {"reference", phases.reference},
-                            {"measure", phases.measure},
-                            {"profile", phases.profile}};
+void setPhases(const RunReport &report, results::RunResult &record) {
+  const RunPhases &phases = report.phases;
+  results::RunPhases &wall = *record.mutable_wall_seconds();
+  wall.set_compile(phases.compile);
+  wall.set_inputs(phases.inputs);
+  wall.set_reference(phases.reference);
+  wall.set_measure(phases.measure);
+  wall.set_profile(phases.profile);
+  const CompiledVariant &variant = report.variant;
+  results::CompilePhases &compile = *record.mutable_compile_seconds();
+  compile.set_import(variant.importSeconds);
+  compile.set_preprocessing(variant.preprocessingSeconds);
+  compile.set_formation(variant.formationSeconds);
+  compile.set_codegen(variant.model.codegenSeconds);
+  compile.set_jit(variant.model.jitSeconds);
 }
 
-llvm::json::Object compileSecondsJson(const CompiledVariant &variant) {
-  return llvm::json::Object{{"import", variant.importSeconds},
-                            {"preprocessing", variant.preprocessingSeconds},
-                            {"formation", variant.formationSeconds},
-                            {"codegen", variant.model.codegenSeconds},
-                            {"jit", variant.model.jitSeconds}};
+/// The compiled model: its target, code, memory and signature.
+void setModel(const RunReport &report, results::RunResult &record) {
+  const CompiledModel &model = report.variant.model;
+  record.set_code_size_bytes(model.codeSizeBytes);
+  record.set_transient_peak_bytes(model.transientPeakBytes);
+  record.set_packed_weight_bytes(model.packedBytes);
+  record.set_codegen_pipeline(model.pipeline);
+  results::CodegenTarget &target = *record.mutable_target();
+  target.set_cpu(model.targetCpu);
+  target.set_features(model.targetFeatures);
+  target.set_vector_width(model.vectorWidth);
+  addSignature(model.inputs, &report.inputs.sources, *record.mutable_inputs());
+  addSignature(model.outputs, nullptr, *record.mutable_outputs());
+  for (const DispatchTemporaries &entry : model.temporaries) {
+    results::DispatchTemporaries &temporaries = *record.add_temporaries();
+    temporaries.set_dispatch(entry.dispatch);
+    temporaries.set_bytes(entry.bytes);
+    temporaries.set_allocations(entry.allocations);
+  }
 }
+
+void setMeasurement(const Measurement &measurement,
+                    results::RunResult &record) {
+  setLatency(measurement.latency, *record.mutable_latency());
+  for (int cpu : measurement.pinnedCpus)
+    record.add_pinned_cpus(cpu);
+  record.set_allocator(measurement.allocator);
+  record.set_peak_rss_bytes(measurement.peakRssBytes);
+  record.set_initializer_seconds(measurement.initializerSeconds);
+}
+
 } // namespace
 
+results::RunResult toRecord(const RunOptions &options,
+                            const RunReport &report) {
+  results::RunResult record;
+  record.set_model(options.modelPath);
+  *record.mutable_compile() = toRecord(report.variant.stats);
+  record.set_codegen(stringify(options.codegen.mode).str());
+  setReference(report, *record.mutable_reference());
+  record.set_threads(options.codegen.threads);
+  record.set_tolerance(options.tolerance);
+  record.set_seed(options.seed);
+  setPrecision(report.variant.precision, *record.mutable_precision());
+  setModel(report, record);
+  setMeasurement(report.measurement, record);
+  addChecks(report.checks, record);
+  *record.mutable_provenance() = currentProvenanceRecord();
+  setCache(options, report, *record.mutable_cache());
+  setPhases(report, record);
+  if (report.profile)
+    setDispatchProfile(*report.profile, record);
+  return record;
+}
+
 llvm::json::Value toJson(const RunOptions &options, const RunReport &report) {
-  const CompiledVariant &variant = report.variant;
-  const CompiledModel &model = variant.model;
-  const Measurement &measurement = report.measurement;
-  llvm::json::Object json{
-      {"model", options.modelPath},
-      {"compile", toJson(variant.stats)},
-      {"codegen", stringify(options.codegen.mode)},
-      {"reference", referenceJson(report)},
-      {"compile_seconds", compileSecondsJson(variant)},
-      {"latency", latencyJson(measurement.latency)},
-      {"threads", options.codegen.threads},
-      {"pinned_cpus", llvm::json::Array(measurement.pinnedCpus)},
-      {"allocator", measurement.allocator},
-      {"peak_rss_bytes", measurement.peakRssBytes},
-      {"code_size_bytes", model.codeSizeBytes},
-      {"transient_peak_bytes", model.transientPeakBytes},
-      {"packed_weight_bytes", model.packedBytes},
-      {"initializer_seconds", measurement.initializerSeconds},
-      {"inputs", signatureJson(model.inputs, &report.inputs.sources)},
-      {"outputs", signatureJson(model.outputs, nullptr)},
-      {"checks", checksJson(report.checks)},
-      {"tolerance", options.tolerance},
-      {"precision", precisionJson(variant.precision)},
-      {"target", llvm::json::Object{{"cpu", model.targetCpu},
-                                    {"features", model.targetFeatures},
-                                    {"vector_width", model.vectorWidth}}},
-      {"seed", options.seed},
-      {"temporaries", temporariesJson(model)},
-      {"codegen_pipeline", model.pipeline},
-      {"provenance", Provenance::current().toJson()},
-      {"cache", cacheJson(options, report)},
-      {"wall_seconds", wallSecondsJson(report.phases)},
-  };
-  if (report.profile) {
-    json["dispatch_profile"] = dispatchProfileJson(*report.profile);
-    json["dispatch_profile_summary"] =
-        dispatchProfileSummaryJson(*report.profile);
-  }
-  return std::move(json);
+  return protoToJson(toRecord(options, report));
 }
 
 void printTable(const RunOptions &options, const RunReport &report,

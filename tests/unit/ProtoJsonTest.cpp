@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 using namespace dispatchlab;
 
 namespace {
@@ -60,5 +62,52 @@ TEST(ProtoJsonTest, MalformedStatsAreAnError) {
     EXPECT_FALSE(bool(stats)) << text;
     llvm::consumeError(stats.takeError());
   }
+}
+
+TEST(ProtoJsonTest, FieldOptionsPrintNullOrLeaveEmptySectionsOut) {
+  results::RunResult run;
+  results::OutputCheck &check = *run.add_checks();
+  llvm::json::Object json = protoToJson(run);
+  // Without --profile-dispatches there is no profile section at all.
+  EXPECT_EQ(json.get("dispatch_profile"), nullptr);
+  EXPECT_NE(json.getArray("checks"), nullptr);
+  const llvm::json::Object *unset = (*json.getArray("checks"))[0].getAsObject();
+  ASSERT_NE(unset->get("relative_diff"), nullptr);
+  EXPECT_EQ(*unset->get("relative_diff"), llvm::json::Value(nullptr));
+  check.set_relative_diff(0.25);
+  run.add_dispatch_profile()->set_dispatch("main_dispatch_0");
+  json = protoToJson(run);
+  EXPECT_EQ(json.getArray("dispatch_profile")->size(), 1u);
+  const llvm::json::Object *set = (*json.getArray("checks"))[0].getAsObject();
+  EXPECT_EQ(set->getNumber("relative_diff"), 0.25);
+}
+
+TEST(ProtoJsonTest, NonFiniteDoublesAreNull) {
+  results::Latency latency;
+  latency.set_cv(std::numeric_limits<double>::quiet_NaN());
+  latency.add_samples_ms(std::numeric_limits<double>::infinity());
+  llvm::json::Object json = protoToJson(latency);
+  EXPECT_EQ(*json.get("cv"), llvm::json::Value(nullptr));
+  EXPECT_EQ((*json.getArray("samples_ms"))[0], llvm::json::Value(nullptr));
+}
+
+TEST(ProtoJsonTest, JsonValuesPrintAsTheJsonTheyHoldAndParseBack) {
+  results::RunResult run;
+  run.mutable_reference()->set_string_value("self");
+  auto &fields = *run.mutable_provenance()->mutable_fields();
+  fields["host_cpu"].set_string_value("znver4");
+  llvm::json::Object json = protoToJson(run);
+  EXPECT_EQ(json.getString("reference"), "self");
+  EXPECT_EQ(json.getObject("provenance")->getString("host_cpu"), "znver4");
+  auto &reference = *run.mutable_reference()->mutable_struct_value();
+  (*reference.mutable_fields())["dispatches"].set_number_value(4);
+  json = protoToJson(run);
+  EXPECT_EQ(json.getObject("reference")->getInteger("dispatches"), 4);
+  llvm::Expected<results::RunResult> back = parseProtoJson<results::RunResult>(
+      llvm::formatv("{0}", llvm::json::Value(std::move(json))).str());
+  ASSERT_TRUE(bool(back)) << llvm::toString(back.takeError());
+  EXPECT_EQ(
+      back->reference().struct_value().fields().at("dispatches").number_value(),
+      4);
 }
 } // namespace

@@ -14,8 +14,8 @@
 #include "core/pipeline/DispatchCreationPipeline.h"
 #include "core/pipeline/ModelLoader.h"
 #include "core/pipeline/Registration.h"
-#include "core/support/Provenance.h"
 #include "heuristics/HeuristicOptions.h"
+#include "proto/ProtoJson.h"
 #include "tools/dispatchlab/commands/ImportCommand.h"
 #include "tools/dispatchlab/commands/RunCommand.h"
 
@@ -169,10 +169,10 @@ void printCompileOutputs(ArrayRef<std::string> kinds, const CompileStats &stats,
                          ModuleOp module, llvm::raw_ostream &os) {
   for (const std::string &kind : kinds) {
     if (kind == "stats") {
-      llvm::json::Value json = toJson(stats);
-      json.getAsObject()->try_emplace("provenance",
-                                      Provenance::current().toJson());
-      os << llvm::formatv("{0:2}", json) << "\n";
+      results::CompileStats record = toRecord(stats);
+      *record.mutable_provenance() = currentProvenanceRecord();
+      os << llvm::formatv("{0:2}", llvm::json::Value(protoToJson(record)))
+         << "\n";
     } else if (kind == "dispatch-ir")
       os << module << "\n";
     else if (kind == "dot")
