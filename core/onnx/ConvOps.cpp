@@ -355,11 +355,26 @@ static void defineConvOutput(OnnxNode &node, const onnx::NodeProto *bn,
   node.graph.define(bn->output(0), std::move(folded));
 }
 
+/// A weight whose rank is not the input's is refused here as well as before
+/// shape inference (InferenceGuard.h), which knows an input's rank only where
+/// it follows from the graph's inputs: the weight's relayouts, in the
+/// parameter function, would not verify.
+static LogicalResult checkWeightRank(OnnxNode &node) {
+  int64_t input = node.getInputType(0).getRank(),
+          weight = node.getInputType(1).getRank();
+  if (input == weight)
+    return success();
+  return node.fail("the weight has rank " + Twine(weight) +
+                   " but the input has rank " + Twine(input));
+}
+
 static LogicalResult lowerConv(OnnxNode &node) {
   RankedTensorType inputType = node.getInputType(0);
   int64_t rank = inputType.getRank();
   if (rank != 3 && rank != 4)
     return node.fail("only 1-D and 2-D convolutions are supported");
+  if (failed(checkWeightRank(node)))
+    return failure();
   OnnxValue weight = node.getInput(1);
   OnnxValue input = node.getInput(0);
   // 1-D convolutions are 2-D ones with a unit height.
@@ -582,6 +597,8 @@ static LogicalResult lowerConvTranspose(OnnxNode &node) {
   RankedTensorType inputType = node.getInputType(0);
   if (inputType.getRank() != 4)
     return node.fail("only 2-D transposed convolutions are supported");
+  if (failed(checkWeightRank(node)))
+    return failure();
   OnnxValue weight = node.getInput(1);
   ArrayRef<int64_t> in = inputType.getShape(), w = weight.type.getShape();
   int64_t groups = node.getInt("group", 1);
