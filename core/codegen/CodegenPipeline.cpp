@@ -208,8 +208,9 @@ LogicalResult readSignature(func::FuncOp host, CompiledModel &compiled) {
     unsigned index = argument.getArgNumber();
     if (auto tag = host.getArgAttrOfType<StringAttr>(index, kParameterAttr))
       signature->parameter = tag.str();
-    if (auto tag = host.getArgAttrOfType<StringAttr>(index, kParameterExprAttr))
-      signature->parameterExpr = tag.str();
+    if (auto tag =
+            host.getArgAttrOfType<IntegerAttr>(index, kParameterResultAttr))
+      signature->parameterResult = tag.getInt();
     compiled.inputs.push_back(std::move(*signature));
   }
   for (auto [index, type] : llvm::enumerate(host.getResultTypes())) {

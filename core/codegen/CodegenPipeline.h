@@ -31,10 +31,11 @@ struct TensorSignature {
   std::string name;
   ElementType type = ElementType::F32;
   std::vector<int64_t> shape;
-  /// The `dispatchlab.parameter` / `dispatchlab.parameter_expr` tags of a
-  /// weight argument; empty for model inputs.
+  /// For a weight argument, its `dispatchlab.parameter` tag (the
+  /// initializer's name) or its `dispatchlab.parameter_result` tag (the
+  /// result of the importer's parameter function that derives it).
   std::string parameter;
-  std::string parameterExpr;
+  std::optional<unsigned> parameterResult;
   /// For a weight in a packed layout: the result of the initializer that
   /// computes it (CompiledModel::initializer).
   std::optional<unsigned> packedResult;

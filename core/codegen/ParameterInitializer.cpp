@@ -58,7 +58,7 @@ bool isParameter(Value value) {
     return false;
   unsigned index = argument.getArgNumber();
   return function.getArgAttr(index, kParameterAttr) ||
-         function.getArgAttr(index, kParameterExprAttr);
+         function.getArgAttr(index, kParameterResultAttr);
 }
 
 std::optional<unsigned> getPackedResult(Value value) {

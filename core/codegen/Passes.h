@@ -23,12 +23,13 @@ inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "dispatchlab.dispatch";
 
 /// Argument attributes of a model's host function: the weight an argument
-/// holds (set by the ONNX importer; `_expr` when derived from weights), and
-/// for a weight in a packed layout, the result of the initializer
+/// holds (set by the ONNX importer: the initializer's name, or for a weight
+/// derived from weights the result of the importer's parameter function),
+/// and for a weight in a packed layout, the result of the initializer
 /// (HoistParameterPacking) it binds to.
 inline constexpr llvm::StringLiteral kParameterAttr = "dispatchlab.parameter";
-inline constexpr llvm::StringLiteral kParameterExprAttr =
-    "dispatchlab.parameter_expr";
+inline constexpr llvm::StringLiteral kParameterResultAttr =
+    "dispatchlab.parameter_result";
 inline constexpr llvm::StringLiteral kPackedAttr = "dispatchlab.packed";
 /// On the initializer: the host it belongs to, and per argument the host
 /// argument (a weight) it is bound to.

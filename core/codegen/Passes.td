@@ -222,7 +222,7 @@ def HoistParameterPackingPass
   let description = [{
     A `linalg.transpose` inside a dispatch whose input is a weight of the
     model (a host argument tagged `dispatchlab.parameter` or
-    `dispatchlab.parameter_expr`) moves to a public function
+    `dispatchlab.parameter_result`) moves to a public function
     `@<host>_initializer`, taking the weights and returning their packed
     layouts; the host gets one argument per packed layout (tagged
     `dispatchlab.packed` with the initializer result), the dispatch reads it

@@ -2,10 +2,11 @@
 //
 // TOSA computes in NHWC with OHWI weights: activations are transposed around
 // each conv/pool (tosa-reduce-transposes later cancels the pairs between
-// consecutive layers), weights are relaid out by parameter recipes. Grouped
-// convolutions that are neither plain nor depthwise, which TOSA lacks, become
-// linalg.conv_2d_ngchw_gfchw directly. A BatchNormalization whose only input
-// is the conv is folded into the conv's weight and bias recipes.
+// consecutive layers), weights are relaid out in the parameter function
+// (OnnxImporter.h). Grouped convolutions that are neither plain nor
+// depthwise, which TOSA lacks, become linalg.conv_2d_ngchw_gfchw directly. A
+// BatchNormalization whose only input is the conv is folded into the conv's
+// weight and bias there.
 // ConvTranspose is the matching stride-1 convolution of the input with zeros
 // inserted between its elements.
 //
@@ -150,16 +151,6 @@ static const onnx::NodeProto *findFoldableBatchNorm(OnnxNode &conv) {
   return bn;
 }
 
-/// The recipe of a BatchNormalization's per-channel scale
-/// gamma / sqrt(var + eps).
-static std::string batchNormScaleRecipe(OnnxGraph &graph,
-                                        const onnx::NodeProto &bn) {
-  double epsilon = getFloatAttribute(bn, "epsilon", 1e-5f);
-  return "div(" + graph.lookup(bn.input(1))->recipe() + ", sqrt(add(" +
-         graph.lookup(bn.input(4))->recipe() + ", " + formatNumber(epsilon) +
-         ")))";
-}
-
 /// The NCHW `x` zero-padded by `padBegin`/`padEnd` on the spatial dims.
 static Value padSpatialWithZeros(OnnxNode &node, Value x,
                                  ArrayRef<int64_t> padBegin,
@@ -279,25 +270,35 @@ static FailureOr<Window> computeConvWindow(OnnxNode &node,
   return liftWindowTo2d(*w1);
 }
 
-/// Folds `bn` into the conv's weight and bias recipes: the weight scaled per
-/// output channel, the bias shifted by the mean, scaled and offset by beta.
+/// Folds `bn` into the conv's weight and bias: the weight scaled per output
+/// channel, the bias shifted by the mean, scaled and offset by beta.
 static void foldBatchNorm(OnnxNode &node, const onnx::NodeProto &bn,
-                          OnnxValue &weight, std::optional<OnnxValue> &bias,
-                          Type elementType) {
-  int64_t outChannels = weight.type.getDimSize(0);
-  std::string scale = batchNormScaleRecipe(node.graph, bn);
+                          OnnxValue &weight, std::optional<OnnxValue> &bias) {
+  OnnxGraph &graph = node.graph;
+  OnnxValue scale = deriveBatchNormScale(
+      node, *graph.lookup(bn.input(1)), *graph.lookup(bn.input(4)),
+      getFloatAttribute(bn, "epsilon", 1e-5f));
   SmallVector<int64_t> scaleShape(weight.type.getRank(), 1);
-  scaleShape[0] = outChannels;
-  weight = deriveParameter("mul(" + weight.recipe() + ", reshape(" + scale +
-                               ", " + formatList(scaleShape) + "))",
-                           weight.type);
-  std::string mean = node.graph.lookup(bn.input(3))->recipe();
-  std::string beta = node.graph.lookup(bn.input(2))->recipe();
-  std::string shifted = bias ? "sub(" + bias->recipe() + ", " + mean + ")"
-                             : "sub(0, " + mean + ")";
-  bias =
-      deriveParameter("add(mul(" + shifted + ", " + scale + "), " + beta + ")",
-                      getTensorType({outChannels}, elementType));
+  scaleShape[0] = weight.type.getDimSize(0);
+  OnnxValue channelScale = reshapeValue(node, scale, scaleShape);
+  weight = deriveParameter(node, {weight, channelScale},
+                           [&](ArrayRef<Value> weights) {
+                             return createTosaMul(node, weights[0], weights[1]);
+                           });
+  SmallVector<OnnxValue> inputs = {*graph.lookup(bn.input(3)), scale,
+                                   *graph.lookup(bn.input(2))};
+  if (bias)
+    inputs.push_back(*bias);
+  bias = deriveParameter(node, inputs, [&](ArrayRef<Value> weights) {
+    // (bias - mean) * scale + beta; -mean * scale + beta without a bias.
+    auto meanType = cast<RankedTensorType>(weights[0].getType());
+    Value minuend = bias ? weights[3]
+                         : createSplat(node, meanType.getElementType(), 0.0,
+                                       meanType.getRank());
+    Value shifted = createTosaBinary<tosa::SubOp>(node, minuend, weights[0]);
+    return createTosaBinary<tosa::AddOp>(
+        node, createTosaMul(node, shifted, weights[1]), weights[2]);
+  });
 }
 
 /// A plain (groups == 1) or depthwise convolution of the NCHW `x` with the
@@ -354,11 +355,26 @@ static void defineConvOutput(OnnxNode &node, const onnx::NodeProto *bn,
   node.graph.define(bn->output(0), std::move(folded));
 }
 
+/// A weight whose rank is not the input's is refused here as well as before
+/// shape inference (InferenceGuard.h), which knows an input's rank only where
+/// it follows from the graph's inputs: the weight's relayouts, in the
+/// parameter function, would not verify.
+static LogicalResult checkWeightRank(OnnxNode &node) {
+  int64_t input = node.getInputType(0).getRank(),
+          weight = node.getInputType(1).getRank();
+  if (input == weight)
+    return success();
+  return node.fail("the weight has rank " + Twine(weight) +
+                   " but the input has rank " + Twine(input));
+}
+
 static LogicalResult lowerConv(OnnxNode &node) {
   RankedTensorType inputType = node.getInputType(0);
   int64_t rank = inputType.getRank();
   if (rank != 3 && rank != 4)
     return node.fail("only 1-D and 2-D convolutions are supported");
+  if (failed(checkWeightRank(node)))
+    return failure();
   OnnxValue weight = node.getInput(1);
   OnnxValue input = node.getInput(0);
   // 1-D convolutions are 2-D ones with a unit height.
@@ -390,7 +406,7 @@ static LogicalResult lowerConv(OnnxNode &node) {
                      " output channels");
   const onnx::NodeProto *bn = findFoldableBatchNorm(node);
   if (bn)
-    foldBatchNorm(node, *bn, weight, bias, inputType.getElementType());
+    foldBatchNorm(node, *bn, weight, bias);
 
   Value x = cropNchw(node, node.graph.materialize(input, node.loc), *window);
   Value result;
@@ -576,12 +592,13 @@ static Value createTosaConvTranspose(OnnxNode &node, Value x, OnnxValue &weight,
 /// with stride - 1 zeros between elements, padded by the kernel span - 1
 /// minus the ONNX pads (plus output_padding at the end), convolved at stride
 /// 1 with the spatially flipped kernel, in and out channels swapped (per
-/// group). Flip and swap are a parameter recipe; negative pads crop the
-/// result.
+/// group). Flip and swap are derived weights; negative pads crop the result.
 static LogicalResult lowerConvTranspose(OnnxNode &node) {
   RankedTensorType inputType = node.getInputType(0);
   if (inputType.getRank() != 4)
     return node.fail("only 2-D transposed convolutions are supported");
+  if (failed(checkWeightRank(node)))
+    return failure();
   OnnxValue weight = node.getInput(1);
   ArrayRef<int64_t> in = inputType.getShape(), w = weight.type.getShape();
   int64_t groups = node.getInt("group", 1);
@@ -672,8 +689,11 @@ static LogicalResult lowerGemm(OnnxNode &node) {
     if (!broadcastShapes(c.type.getShape(), {m, n}))
       return node.fail("C does not broadcast to " + formatList({m, n}));
     if (beta != 1.0 && c.isParameter())
-      c = deriveParameter("mul(" + c.recipe() + ", " + formatNumber(beta) + ")",
-                          c.type);
+      c = deriveParameter(node, c, [&](ArrayRef<Value> weight) {
+        return createTosaMul(
+            node, weight[0],
+            createSplat(node, elementType, beta, c.type.getRank()));
+      });
     Value cValue = node.graph.materialize(c, node.loc);
     if (beta != 1.0 && !c.isParameter())
       cValue = createTosaMul(

@@ -429,19 +429,16 @@ static LogicalResult lowerCast(OnnxNode &node) {
     node.setOutput(0, input);
     return success();
   }
+  auto type = getTensorType(input.type.getShape(), elementType);
   if (input.isParameter()) {
-    node.setOutput(
-        0, deriveParameter("cast(" + input.recipe() + ", " +
-                               TensorProto::DataType_Name(
-                                   static_cast<TensorProto::DataType>(to)) +
-                               ")",
-                           getTensorType(input.type.getShape(), elementType)));
+    node.setOutput(0, deriveParameter(node, input, [&](ArrayRef<Value> weight) {
+                     return tosa::CastOp::create(node.builder, node.loc, type,
+                                                 weight[0]);
+                   }));
     return success();
   }
-  node.setOutput(
-      0, tosa::CastOp::create(node.builder, node.loc,
-                              getTensorType(input.type.getShape(), elementType),
-                              node.getInputValue(0)));
+  node.setOutput(0, tosa::CastOp::create(node.builder, node.loc, type,
+                                         node.getInputValue(0)));
   return success();
 }
 

@@ -2,16 +2,39 @@
 //
 // TOSA has no normalization ops; they are composed from TOSA reductions and
 // elementwise ops. BatchNormalization's per-channel scale and shift depend
-// only on weights, so they become derived parameters (or fold into the
-// preceding conv, see ConvOps.cpp).
+// only on weights, so they are derived in the parameter function (or fold
+// into the preceding conv, see ConvOps.cpp).
 //
 //===----------------------------------------------------------------------===//
 
 #include "core/onnx/OnnxOps.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
 using namespace mlir;
 
 namespace dispatchlab::onnx_import {
+
+OnnxValue deriveBatchNormScale(OnnxNode &node, const OnnxValue &gamma,
+                               const OnnxValue &variance, double epsilon) {
+  return deriveParameter(node, {gamma, variance}, [&](ArrayRef<Value> weights) {
+    // One op per step, each rounded once: not rsqrt, whose lowering
+    // may approximate.
+    return createElementwise(
+        node, weights, gamma.type.getShape(), gamma.type.getElementType(),
+        [&](OpBuilder &builder, Location loc, ValueRange scalars) {
+          Value shifted = arith::AddFOp::create(
+              builder, loc, scalars[1],
+              arith::ConstantOp::create(
+                  builder, loc,
+                  builder.getFloatAttr(scalars[1].getType(), epsilon)));
+          return arith::DivFOp::create(
+              builder, loc, scalars[0],
+              math::SqrtOp::create(builder, loc, shifted));
+        });
+  });
+}
 
 static LogicalResult lowerBatchNormalization(OnnxNode &node) {
   if (node.getInt("training_mode", 0) || node.getNumOutputs() > 1)
@@ -32,19 +55,17 @@ static LogicalResult lowerBatchNormalization(OnnxNode &node) {
   for (unsigned i = 1; i < 5; ++i)
     allParameters &= node.getInput(i).isParameter();
   if (allParameters) {
-    std::string scaleRecipe = "div(" + node.getInput(1).recipe() +
-                              ", sqrt(add(" + node.getInput(4).recipe() + ", " +
-                              formatNumber(epsilon) + ")))";
-    std::string shiftRecipe = "sub(" + node.getInput(2).recipe() + ", mul(" +
-                              node.getInput(3).recipe() + ", " + scaleRecipe +
-                              "))";
-    auto paramType = getTensorType(channelShape, elementType);
-    OnnxValue scaleParam = deriveParameter("reshape(" + scaleRecipe + ", " +
-                                               formatList(channelShape) + ")",
-                                           paramType);
-    OnnxValue shiftParam = deriveParameter("reshape(" + shiftRecipe + ", " +
-                                               formatList(channelShape) + ")",
-                                           paramType);
+    OnnxValue gamma = node.getInput(1), beta = node.getInput(2),
+              mean = node.getInput(3);
+    OnnxValue scaleParam =
+        deriveBatchNormScale(node, gamma, node.getInput(4), epsilon);
+    OnnxValue shiftParam = deriveParameter(
+        node, {beta, mean, scaleParam}, [&](ArrayRef<Value> weights) {
+          return createTosaBinary<tosa::SubOp>(
+              node, weights[0], createTosaMul(node, weights[1], weights[2]));
+        });
+    scaleParam = reshapeValue(node, scaleParam, channelShape);
+    shiftParam = reshapeValue(node, shiftParam, channelShape);
     scale = node.graph.materialize(scaleParam, node.loc);
     shift = node.graph.materialize(shiftParam, node.loc);
   } else {

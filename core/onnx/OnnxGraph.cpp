@@ -2,8 +2,14 @@
 
 #include "core/onnx/OnnxGraph.h"
 
+#include "core/onnx/OnnxImporter.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/APFloat.h"
 
 using namespace mlir;
@@ -142,19 +148,121 @@ static DenseElementsAttr toDenseAttr(const HostTensor &tensor,
   return DenseElementsAttr::get(type, values);
 }
 
+/// The tag of an argument holding initializer `name`.
+static DictionaryAttr getParameterTag(MLIRContext *context, StringRef name) {
+  return DictionaryAttr::get(
+      context, {NamedAttribute(StringAttr::get(context, kParameterAttr),
+                               StringAttr::get(context, name))});
+}
+
 Value OnnxGraph::getParameterArgument(const OnnxValue &value, Location loc) {
+  if (value.derived) {
+    auto [it, inserted] = derivedArguments.insert({value.derived, {}});
+    if (inserted) {
+      // Tagged with its result once the parameter function is finished.
+      (void)func.insertArgument(func.getNumArguments(), value.type, {}, loc);
+      it->second = func.getArguments().back();
+    }
+    return it->second;
+  }
   auto [it, inserted] =
       parameterArguments.try_emplace(value.parameter, func.getNumArguments());
+  if (inserted)
+    (void)func.insertArgument(it->second, value.type,
+                              getParameterTag(getContext(), value.parameter),
+                              loc);
+  return func.getArgument(it->second);
+}
+
+func::FuncOp OnnxGraph::getParameterFunction() {
+  if (parameterFunc)
+    return parameterFunc;
+  OpBuilder builder(getContext());
+  builder.setInsertionPointAfter(func);
+  parameterFunc = func::FuncOp::create(builder, getFileLoc(),
+                                       (func.getName() + "_parameters").str(),
+                                       builder.getFunctionType({}, {}));
+  // Private: the model's one public function stays `@main`.
+  parameterFunc.setPrivate();
+  parameterFunc->setAttr(kParametersOfAttr,
+                         FlatSymbolRefAttr::get(func.getNameAttr()));
+  parameterFunc.addEntryBlock();
+  return parameterFunc;
+}
+
+Value OnnxGraph::getParameterValue(const OnnxValue &value) {
+  if (value.derived)
+    return value.derived;
+  func::FuncOp function = getParameterFunction();
+  auto [it, inserted] =
+      parameterInputs.try_emplace(value.parameter, function.getNumArguments());
   if (inserted) {
     MLIRContext *context = getContext();
-    NamedAttribute attribute(
-        StringAttr::get(context, value.derived ? "dispatchlab.parameter_expr"
-                                               : "dispatchlab.parameter"),
-        StringAttr::get(context, value.parameter));
-    (void)func.insertArgument(it->second, value.type,
-                              DictionaryAttr::get(context, {attribute}), loc);
+    (void)function.insertArgument(
+        it->second, value.type, getParameterTag(context, value.parameter),
+        NameLoc::get(StringAttr::get(context, value.parameter), getFileLoc()));
   }
-  return func.getArgument(it->second);
+  return function.getArgument(it->second);
+}
+
+SmallVector<Value> OnnxGraph::mergeDerivedArguments() {
+  // CSE replaces values; the return operands follow the replacements.
+  OpBuilder builder = OpBuilder::atBlockEnd(&parameterFunc.front());
+  auto terminator = func::ReturnOp::create(
+      builder, getFileLoc(),
+      llvm::to_vector(llvm::make_first_range(derivedArguments)));
+  IRRewriter rewriter(getContext());
+  DominanceInfo dominance;
+  eliminateCommonSubExpressions(rewriter, dominance, parameterFunc);
+
+  DenseMap<Value, BlockArgument> kept;
+  BitVector merged(func.getNumArguments());
+  SmallVector<Value> results;
+  for (auto [value, argument] :
+       llvm::zip_equal(terminator.getOperands(),
+                       llvm::make_second_range(derivedArguments))) {
+    auto [it, inserted] = kept.try_emplace(value, argument);
+    if (!inserted) {
+      argument.replaceAllUsesWith(it->second);
+      merged.set(argument.getArgNumber());
+      continue;
+    }
+    func.setArgAttr(argument.getArgNumber(), kParameterResultAttr,
+                    builder.getI64IntegerAttr(results.size()));
+    results.push_back(value);
+  }
+  (void)func.eraseArguments(merged);
+  terminator->setOperands(results);
+  derivedArguments.clear();
+  return results;
+}
+
+void OnnxGraph::finishParameterFunction() {
+  if (!parameterFunc)
+    return;
+  SmallVector<Value> results = mergeDerivedArguments();
+  if (results.empty()) {
+    parameterFunc.erase();
+    parameterFunc = nullptr;
+    return;
+  }
+  // Derivations `@main` ends up not reading (their weights would otherwise
+  // have to be in the file for nothing) go, then the initializers only they
+  // read.
+  SmallVector<Operation *> ops;
+  for (Operation &op : parameterFunc.front().without_terminator())
+    ops.push_back(&op);
+  for (Operation *op : llvm::reverse(ops))
+    if (isOpTriviallyDead(op))
+      op->erase();
+  BitVector unused(parameterFunc.getNumArguments());
+  for (BlockArgument argument : parameterFunc.getArguments())
+    if (argument.use_empty())
+      unused.set(argument.getArgNumber());
+  (void)parameterFunc.eraseArguments(unused);
+  parameterFunc.setFunctionType(
+      FunctionType::get(getContext(), parameterFunc.getArgumentTypes(),
+                        ValueRange(results).getTypes()));
 }
 
 Value OnnxGraph::materialize(OnnxValue &value, Location loc) {

@@ -3,7 +3,8 @@
 // While a graph is imported, every ONNX value name maps to an OnnxValue: an IR
 // value, data known at import time (shape computations), or a parameter
 // (weights), materialized lazily so that weights used only through
-// import-time folding never become function arguments.
+// import-time folding never become function arguments. Work on weights alone
+// is built in the parameter function beside `@main` (OnnxImporter.h).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,6 +18,7 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
@@ -34,17 +36,15 @@ struct OnnxValue {
   mlir::Value value;
   /// The values, when known at import time.
   std::optional<HostTensor> host;
-  /// Non-empty for weights: an initializer name, or with `derived` a recipe
-  /// over initializer names (see OnnxImporter.h).
+  /// The initializer name of a weight the file holds.
   std::string parameter;
-  bool derived = false;
+  /// A weight computed from weights: its value in the parameter function.
+  mlir::Value derived;
 
-  bool isParameter() const { return !parameter.empty(); }
+  bool isParameter() const { return !parameter.empty() || derived; }
   /// Whether import-time folding may consume this value: its data is known
   /// and it is not a weight (folding weights would inline them).
   bool isFoldable() const { return host && !isParameter(); }
-  /// The parameter as it appears inside a recipe.
-  std::string recipe() const { return parameter; }
 };
 
 class OnnxGraph {
@@ -66,6 +66,16 @@ public:
   /// first use.
   mlir::Value materialize(OnnxValue &value, mlir::Location loc);
 
+  /// The function computing derived weights, created on first use.
+  mlir::func::FuncOp getParameterFunction();
+  /// Weight `value` inside the parameter function: an argument of it for an
+  /// initializer (one per name), the derived value otherwise.
+  mlir::Value getParameterValue(const OnnxValue &value);
+  /// Returns from the parameter function each derived weight `@main` reads,
+  /// binding the argument to its result; the function goes when `@main`
+  /// reads none. Call once, after the last node.
+  void finishParameterFunction();
+
   /// Nodes reading value `name`, in graph order.
   llvm::ArrayRef<const onnx::NodeProto *> getUsers(llvm::StringRef name) const;
   bool isGraphOutput(llvm::StringRef name) const;
@@ -77,6 +87,9 @@ public:
 
 private:
   mlir::Value getParameterArgument(const OnnxValue &value, mlir::Location loc);
+  /// Derived weights computed the same way are one `@main` argument, as
+  /// initializers are: merges the arguments whose values CSE made equal.
+  llvm::SmallVector<mlir::Value> mergeDerivedArguments();
 
   mutable mlir::func::FuncOp func;
   std::string modelPath;
@@ -85,8 +98,14 @@ private:
   llvm::StringMap<llvm::SmallVector<const onnx::NodeProto *, 2>> users;
   llvm::StringSet<> outputs;
   llvm::DenseSet<const onnx::NodeProto *> absorbed;
-  /// Parameter argument index by recipe, so each weight is one argument.
+  /// `@main` argument index by initializer name, so each weight is one
+  /// argument.
   llvm::StringMap<unsigned> parameterArguments;
+  /// `@main`'s argument of each derived weight it reads, in argument order.
+  llvm::MapVector<mlir::Value, mlir::BlockArgument> derivedArguments;
+  mlir::func::FuncOp parameterFunc;
+  /// Parameter function argument index by initializer name.
+  llvm::StringMap<unsigned> parameterInputs;
 };
 
 /// One node being lowered: its inputs, attributes and outputs, with a builder

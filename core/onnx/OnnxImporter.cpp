@@ -362,6 +362,7 @@ FailureOr<OwningOpRef<ModuleOp>> Importer::run() {
   }
   builder.setInsertionPointToEnd(&func.getBody().front());
   func::ReturnOp::create(builder, fileLoc, results);
+  graph.finishParameterFunction();
   func.setFunctionType(builder.getFunctionType(func.getArgumentTypes(),
                                                ValueRange(results).getTypes()));
 
@@ -372,6 +373,13 @@ FailureOr<OwningOpRef<ModuleOp>> Importer::run() {
   if (failed(lowerToLinalg(*module)))
     return failure();
   return module;
+}
+
+func::FuncOp findParameterFunction(ModuleOp module) {
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function->hasAttr(kParametersOfAttr))
+      return function;
+  return nullptr;
 }
 
 FailureOr<OwningOpRef<ModuleOp>>

@@ -17,29 +17,31 @@
 // Weights are parameters, never inline constants. Each initializer that the
 // computation reads becomes a `@main` argument carrying
 //   {dispatchlab.parameter = "<initializer name>"}.
-// Work that depends only on weights is folded at import into derived
-// parameters: a new argument of the folded type carrying
-//   {dispatchlab.parameter_expr = "<recipe>"},
-// where a recipe is an expression over initializer names:
-//   transpose(X, [perm])  reshape(X, [shape])  add/sub/mul/div(X, Y)
-//   sqrt(X)  slice(X, [starts], [sizes][, [steps]])  reverse(X, [axes])
-//   and float literals, with numpy broadcasting.
-// Examples: a conv weight in TOSA's OHWI layout is
-// `transpose(conv1.weight, [0, 2, 3, 1])`; BatchNormalization after a conv is
-// folded into the conv's weight and bias recipes. Recipes are emitted whether
-// or not the file carries weight data (values never enter the IR), so a model
-// with stripped weights imports to exactly the IR of the full model, and
-// compile stays fast on large models. Two kinds of initializer data are read
-// on the host: integer tensors of at most 1024 elements and scalars (shape
-// operands, epsilons), which fold import-time shape computations (Shape,
-// Gather, Concat, ... on static shapes) and are inlined when a computation
-// reads them.
+// Work that depends only on weights (layout transposes, reshapes, gate
+// slices, kernel flips, casts, BatchNormalization folded into a conv's weight
+// and bias) is imported as IR into a second function, the parameter function
+// `@main_parameters` (private, tagged {dispatchlab.parameters_of = @main}).
+// It takes the initializers it reads, tagged like `@main`'s, and returns
+// the derived weights; `@main` takes each as an argument carrying
+//   {dispatchlab.parameter_result = <index of the result>},
+// so dispatch formation sees exactly the weights a layer reads, and no
+// dispatch exists only to relayout a weight. It runs once when a model is
+// loaded with its weights (IREE hoists such work into initializers the same
+// way). Derived weights computed the same way are one argument, as each
+// initializer is. The IR is the same whether or not the file carries weight
+// data (values never enter it), so a model with stripped weights imports to
+// exactly the IR of the full model, and compile stays fast on large models.
+// Two kinds of initializer data are read on the host: integer tensors of at
+// most 1024 elements and scalars (shape operands, epsilons), which fold
+// import-time shape computations (Shape, Gather, Concat, ... on static
+// shapes) and are inlined when a computation reads them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DISPATCHLAB_CORE_ONNX_ONNXIMPORTER_H
 #define DISPATCHLAB_CORE_ONNX_ONNXIMPORTER_H
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
@@ -48,6 +50,17 @@
 #include <string>
 
 namespace dispatchlab {
+
+/// Argument tags of `@main` and of its parameter function (see above), and
+/// the parameter function's tag naming `@main`.
+inline constexpr llvm::StringLiteral kParameterAttr = "dispatchlab.parameter";
+inline constexpr llvm::StringLiteral kParameterResultAttr =
+    "dispatchlab.parameter_result";
+inline constexpr llvm::StringLiteral kParametersOfAttr =
+    "dispatchlab.parameters_of";
+
+/// The parameter function of `module`, or null when no weight is derived.
+mlir::func::FuncOp findParameterFunction(mlir::ModuleOp module);
 
 struct OnnxImportOptions {
   /// Value of a model input's leading dim when it is dynamic and not named

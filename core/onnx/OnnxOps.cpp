@@ -8,9 +8,6 @@
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "llvm/ADT/StringExtras.h"
 
-#include <cstdio>
-#include <cstdlib>
-
 using namespace mlir;
 
 namespace dispatchlab::onnx_import {
@@ -169,23 +166,17 @@ std::string formatList(ArrayRef<int64_t> values) {
          "]";
 }
 
-std::string formatNumber(double value) {
-  // The shortest form that reads back as the same f32 (ONNX attributes are
-  // f32): 0.001, not 0.00100000005.
-  char buffer[32];
-  for (int precision = 1; precision <= 17; ++precision) {
-    std::snprintf(buffer, sizeof(buffer), "%.*g", precision, value);
-    if (std::strtof(buffer, nullptr) == static_cast<float>(value))
-      break;
-  }
-  return buffer;
-}
-
-OnnxValue deriveParameter(std::string recipe, RankedTensorType type) {
+OnnxValue deriveParameter(OnnxNode &node, ArrayRef<OnnxValue> inputs,
+                          function_ref<Value(ArrayRef<Value>)> build) {
+  SmallVector<Value> weights;
+  for (const OnnxValue &input : inputs)
+    weights.push_back(node.graph.getParameterValue(input));
+  OpBuilder::InsertionGuard guard(node.builder);
+  node.builder.setInsertionPointToEnd(
+      &node.graph.getParameterFunction().front());
   OnnxValue result;
-  result.type = type;
-  result.parameter = std::move(recipe);
-  result.derived = true;
+  result.derived = build(weights);
+  result.type = cast<RankedTensorType>(result.derived.getType());
   return result;
 }
 
@@ -195,8 +186,9 @@ OnnxValue reshapeValue(OnnxNode &node, OnnxValue &value,
   if (value.type == type)
     return value;
   if (value.isParameter())
-    return deriveParameter(
-        "reshape(" + value.recipe() + ", " + formatList(shape) + ")", type);
+    return deriveParameter(node, value, [&](ArrayRef<Value> weight) {
+      return createTosaReshape(node, weight[0], shape);
+    });
   OnnxValue result;
   result.type = type;
   if (value.host) {
@@ -243,8 +235,9 @@ OnnxValue transposeValue(OnnxNode &node, OnnxValue &value,
     shape.push_back(value.type.getDimSize(axis));
   auto type = getTensorType(shape, value.type.getElementType());
   if (value.isParameter())
-    return deriveParameter(
-        "transpose(" + value.recipe() + ", " + formatList(perm) + ")", type);
+    return deriveParameter(node, value, [&](ArrayRef<Value> weight) {
+      return createTosaTranspose(node, weight[0], perm);
+    });
   OnnxValue result;
   result.type = type;
   if (value.host) {
@@ -256,67 +249,84 @@ OnnxValue transposeValue(OnnxNode &node, OnnxValue &value,
   return result;
 }
 
+/// `tensor[starts : starts + sizes * steps : steps]` computed on the host.
+static HostTensor sliceHost(const HostTensor &tensor, ArrayRef<int64_t> starts,
+                            ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
+  HostTensor sliced;
+  sliced.dataType = tensor.dataType;
+  sliced.shape.assign(sizes.begin(), sizes.end());
+  ArrayRef<int64_t> shape = tensor.shape;
+  SmallVector<int64_t> index(sizes.size(), 0);
+  for (int64_t n = 0, e = sliced.numElements(); n < e; ++n) {
+    int64_t source = 0;
+    for (size_t d = 0; d < sizes.size(); ++d)
+      source = source * shape[d] + starts[d] + index[d] * steps[d];
+    sliced.append(tensor, source);
+    for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
+      if (++index[d] < sizes[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  return sliced;
+}
+
+/// The slice of a value computed at run time (or of a weight, in the
+/// parameter function).
+static Value createSlice(OnnxNode &node, Value input, ArrayRef<int64_t> starts,
+                         ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
+  if (llvm::all_of(steps, [](int64_t s) { return s == 1; }))
+    return createTosaSlice(node, input, starts, sizes);
+  // TOSA slices are contiguous; strided slices go to tensor directly.
+  auto type = cast<RankedTensorType>(input.getType());
+  return tensor::ExtractSliceOp::create(
+      node.builder, node.loc, getTensorType(sizes, type.getElementType()),
+      input, ValueRange(), ValueRange(), ValueRange(),
+      node.builder.getDenseI64ArrayAttr(starts),
+      node.builder.getDenseI64ArrayAttr(sizes),
+      node.builder.getDenseI64ArrayAttr(steps));
+}
+
 OnnxValue sliceValue(OnnxNode &node, OnnxValue &value, ArrayRef<int64_t> starts,
                      ArrayRef<int64_t> sizes, ArrayRef<int64_t> steps) {
   auto type = getTensorType(sizes, value.type.getElementType());
   if (value.type == type)
     return value;
-  bool unitSteps = llvm::all_of(steps, [](int64_t s) { return s == 1; });
   if (value.isParameter())
-    return deriveParameter("slice(" + value.recipe() + ", " +
-                               formatList(starts) + ", " + formatList(sizes) +
-                               (unitSteps ? "" : ", " + formatList(steps)) +
-                               ")",
-                           type);
+    return deriveParameter(node, value, [&](ArrayRef<Value> weight) {
+      return createSlice(node, weight[0], starts, sizes, steps);
+    });
   OnnxValue result;
   result.type = type;
   if (value.host) {
-    HostTensor sliced;
-    sliced.dataType = value.host->dataType;
-    sliced.shape.assign(sizes.begin(), sizes.end());
-    ArrayRef<int64_t> shape = value.host->shape;
-    SmallVector<int64_t> index(sizes.size(), 0);
-    for (int64_t n = 0, e = sliced.numElements(); n < e; ++n) {
-      int64_t source = 0;
-      for (size_t d = 0; d < sizes.size(); ++d)
-        source = source * shape[d] + starts[d] + index[d] * steps[d];
-      sliced.append(*value.host, source);
-      for (int64_t d = static_cast<int64_t>(sizes.size()) - 1; d >= 0; --d) {
-        if (++index[d] < sizes[d])
-          break;
-        index[d] = 0;
-      }
-    }
-    result.host = std::move(sliced);
+    result.host = sliceHost(*value.host, starts, sizes, steps);
     return result;
   }
-  Value input = node.graph.materialize(value, node.loc);
-  if (unitSteps) {
-    result.value = createTosaSlice(node, input, starts, sizes);
-    return result;
-  }
-  // TOSA slices are contiguous; strided slices go to tensor directly.
-  result.value = tensor::ExtractSliceOp::create(
-      node.builder, node.loc, type, input, ValueRange(), ValueRange(),
-      ValueRange(), node.builder.getDenseI64ArrayAttr(starts),
-      node.builder.getDenseI64ArrayAttr(sizes),
-      node.builder.getDenseI64ArrayAttr(steps));
+  result.value = createSlice(node, node.graph.materialize(value, node.loc),
+                             starts, sizes, steps);
   return result;
+}
+
+/// `input` reversed along each of `axes`.
+static Value createReverse(OnnxNode &node, Value input,
+                           ArrayRef<int64_t> axes) {
+  for (int64_t axis : axes)
+    input =
+        tosa::ReverseOp::create(node.builder, node.loc, input.getType(), input,
+                                node.builder.getI32IntegerAttr(axis));
+  return input;
 }
 
 OnnxValue reverseValue(OnnxNode &node, OnnxValue &value,
                        ArrayRef<int64_t> axes) {
   if (value.isParameter())
-    return deriveParameter("reverse(" + value.recipe() + ", " +
-                               formatList(axes) + ")",
-                           value.type);
+    return deriveParameter(node, value, [&](ArrayRef<Value> weight) {
+      return createReverse(node, weight[0], axes);
+    });
   OnnxValue result;
   result.type = value.type;
-  result.value = node.graph.materialize(value, node.loc);
-  for (int64_t axis : axes)
-    result.value = tosa::ReverseOp::create(
-        node.builder, node.loc, value.type, result.value,
-        node.builder.getI32IntegerAttr(axis));
+  result.value =
+      createReverse(node, node.graph.materialize(value, node.loc), axes);
   return result;
 }
 

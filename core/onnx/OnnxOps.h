@@ -103,28 +103,35 @@ mlir::Value createElementwise(OnnxNode &node, mlir::ValueRange inputs,
                               llvm::ArrayRef<int64_t> resultShape,
                               mlir::Type resultElementType, ScalarBody body);
 
-/// `value` reshaped or transposed. Weights stay parameters: the result is a
-/// new parameter whose recipe records the change, so no dispatch exists only
-/// to relayout a weight. Import-time data is changed on the host; run-time
-/// values get a TOSA op.
+/// A weight computed from the weights `inputs` by `build`, which is given
+/// their values inside the parameter function (OnnxImporter.h) and builds
+/// there through `node`'s builder.
+OnnxValue deriveParameter(
+    OnnxNode &node, llvm::ArrayRef<OnnxValue> inputs,
+    llvm::function_ref<mlir::Value(llvm::ArrayRef<mlir::Value>)> build);
+
+/// `value` reshaped or transposed. Weights stay parameters: the result is
+/// derived in the parameter function, so no dispatch exists only to relayout
+/// a weight. Import-time data is changed on the host; run-time values get a
+/// TOSA op.
 OnnxValue reshapeValue(OnnxNode &node, OnnxValue &value,
                        llvm::ArrayRef<int64_t> shape);
 OnnxValue transposeValue(OnnxNode &node, OnnxValue &value,
                          llvm::ArrayRef<int64_t> perm);
 /// `value[starts : starts + sizes * steps : steps]` on every dim, and
-/// `value` reversed along `axes`; recipes for weights, like the above.
+/// `value` reversed along `axes`; derived for weights, like the above.
 OnnxValue sliceValue(OnnxNode &node, OnnxValue &value,
                      llvm::ArrayRef<int64_t> starts,
                      llvm::ArrayRef<int64_t> sizes,
                      llvm::ArrayRef<int64_t> steps);
 OnnxValue reverseValue(OnnxNode &node, OnnxValue &value,
                        llvm::ArrayRef<int64_t> axes);
-/// A parameter computed from parameters by `recipe` (see OnnxImporter.h).
-OnnxValue deriveParameter(std::string recipe, mlir::RankedTensorType type);
-/// `values` as a recipe list: `[1, 2, 3]`.
+/// BatchNormalization's per-channel scale gamma / sqrt(var + epsilon), for
+/// weights `gamma` and `variance`.
+OnnxValue deriveBatchNormScale(OnnxNode &node, const OnnxValue &gamma,
+                               const OnnxValue &variance, double epsilon);
+/// `values` as a list: `[1, 2, 3]`.
 std::string formatList(llvm::ArrayRef<int64_t> values);
-/// A float literal in a recipe, round-trippable for f32.
-std::string formatNumber(double value);
 
 } // namespace dispatchlab::onnx_import
 

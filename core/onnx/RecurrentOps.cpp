@@ -6,7 +6,7 @@
 // recurrent matmul plus the gate elementwise ops. Directions are the batch
 // dim of those matmuls: the reverse direction reads the input reversed in
 // time, so step t of both directions is one matmul on [dirs, batch, hidden].
-// Weight slicing, transposes and bias sums are parameter recipes.
+// Weight slicing, transposes and bias sums are derived weights.
 //
 //===----------------------------------------------------------------------===//
 
@@ -229,8 +229,9 @@ OnnxValue Recurrence::bias(bool withR) {
     OnnxValue r = sliceValue(node, b, {0, gates * hidden},
                              {dirs, gates * hidden}, {1, 1});
     if (sum.isParameter() && r.isParameter()) {
-      sum = deriveParameter("add(" + sum.recipe() + ", " + r.recipe() + ")",
-                            sum.type);
+      sum = deriveParameter(node, {sum, r}, [&](ArrayRef<Value> weights) {
+        return createTosaBinary<tosa::AddOp>(node, weights[0], weights[1]);
+      });
     } else {
       Value added = add(get(sum), get(r));
       sum = OnnxValue();

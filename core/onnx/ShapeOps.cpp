@@ -4,7 +4,7 @@
 // pad); Gather and Expand, which TOSA does not express for ONNX's semantics,
 // become linalg.generic directly. Shape computations (Shape, Constant,
 // ConstantOfShape, Range, and any of these ops on import-time data) fold on
-// the host; on weights they become parameter recipes.
+// the host; on weights they are derived in the parameter function.
 //
 //===----------------------------------------------------------------------===//
 

@@ -138,13 +138,23 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
 OwningOpRef<ModuleOp> loadModel(StringRef path, MLIRContext &context,
                                 llvm::SourceMgr &sourceMgr,
                                 const OnnxImportOptions &importOptions) {
-  if (!onnx_import::isOnnxPath(path))
-    return loadMlirModel(path, context, sourceMgr);
-  FailureOr<OwningOpRef<ModuleOp>> module =
-      importOnnxModel(path, context, importOptions);
-  if (failed(module))
-    return nullptr;
-  return std::move(*module);
+  OwningOpRef<ModuleOp> module;
+  if (onnx_import::isOnnxPath(path)) {
+    FailureOr<OwningOpRef<ModuleOp>> imported =
+        importOnnxModel(path, context, importOptions);
+    if (failed(imported))
+      return nullptr;
+    module = std::move(*imported);
+  } else {
+    module = loadMlirModel(path, context, sourceMgr);
+  }
+  // Dispatch creation, the stats and the codegen work on every function of
+  // the module; the weights' initializer is the runtime's (ParameterData.h),
+  // and nothing of it is the model's compile.
+  if (module)
+    if (func::FuncOp parameters = findParameterFunction(*module))
+      parameters.erase();
+  return module;
 }
 
 } // namespace dispatchlab

@@ -23,7 +23,9 @@ mlir::OwningOpRef<mlir::ModuleOp> loadMlirModel(llvm::StringRef path,
                                                 llvm::SourceMgr &sourceMgr);
 
 /// Loads a model of any format dispatchlab reads: ONNX (`.onnx`,
-/// `.onnxtxt`, imported with `importOptions`) or else MLIR as above.
+/// `.onnxtxt`, imported with `importOptions`) or else MLIR as above, without
+/// the importer's parameter function (OnnxImporter.h): the model function
+/// takes the weights it derives as arguments.
 mlir::OwningOpRef<mlir::ModuleOp>
 loadModel(llvm::StringRef path, mlir::MLIRContext &context,
           llvm::SourceMgr &sourceMgr, const OnnxImportOptions &importOptions);

@@ -29,8 +29,7 @@ llvm::StringRef stringify(InputSource source) {
   llvm_unreachable("unknown input source");
 }
 
-static std::string describe(ElementType type,
-                            const std::vector<int64_t> &shape) {
+std::string describe(ElementType type, const std::vector<int64_t> &shape) {
   std::string text = getElementTypeName(type).str() + "[";
   for (auto [index, dim] : llvm::enumerate(shape))
     text += (index ? "x" : "") + std::to_string(dim);
@@ -86,10 +85,9 @@ appendInput(const TensorSignature &input,
     arrays.push_back(file->second);
     return InputSource::File;
   }
-  bool isParameter = !input.parameter.empty() || !input.parameterExpr.empty();
+  bool isParameter = !input.parameter.empty() || input.parameterResult;
   if (isParameter && parameters) {
-    llvm::Expected<HostArray> value = parameters->evaluate(
-        input.parameter, input.parameterExpr, input.type, input.shape);
+    llvm::Expected<HostArray> value = parameters->get(input);
     if (!value)
       return llvm::createStringError("parameter '" + input.name +
                                      "': " + llvm::toString(value.takeError()));

@@ -27,6 +27,9 @@ namespace dispatchlab {
 enum class InputSource { File, Parameter, Random, Packed };
 llvm::StringRef stringify(InputSource source);
 
+/// `type` and `shape` as `float32[2x3]`, for messages.
+std::string describe(ElementType type, const std::vector<int64_t> &shape);
+
 struct ModelInputs {
   std::vector<HostArray> arrays;
   std::vector<InputSource> sources;

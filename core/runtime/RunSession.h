@@ -152,7 +152,8 @@ struct RunReport {
 CacheUse codeCacheUse(const RunReport &report);
 
 /// The weights of an ONNX model when `options` asks for the model's own,
-/// read before compiling so that a file without them fails at once.
+/// read (and those derived from them computed) before compiling so that a
+/// file without them fails at once.
 llvm::Expected<std::optional<ParameterData>>
 openWeights(const RunOptions &options);
 

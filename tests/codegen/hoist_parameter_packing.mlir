@@ -49,7 +49,8 @@ func.func @host(%w: tensor<16x8xf32>) -> tensor<8x16xf32> {
 
 // Two dispatches transposing one weight the same way share one packed
 // layout. The second also reads the weight as it is, so it keeps that
-// argument.
+// argument. The weight is one the importer derives (a result of its
+// parameter function), packed like an initializer.
 // CHECK-LABEL: func.func private @host_dispatch_0
 // CHECK-SAME:    (%{{.+}}: tensor<8x16xf32>) -> tensor<8x16xf32>
 // CHECK-LABEL: func.func private @host_dispatch_1
@@ -59,7 +60,7 @@ func.func @host(%w: tensor<16x8xf32>) -> tensor<8x16xf32> {
 // CHECK-COUNT-1: linalg.transpose
 // CHECK-NOT:     linalg.transpose
 // CHECK-LABEL: func.func @host
-// CHECK-SAME:    (%[[W:[^:]+]]: tensor<16x8xf32> {dispatchlab.parameter_expr = "reverse(w)"}, %[[PACKED:[^:]+]]: tensor<8x16xf32> {{.+}}dispatchlab.packed = 0 : i64})
+// CHECK-SAME:    (%[[W:[^:]+]]: tensor<16x8xf32> {dispatchlab.parameter_result = 0 : i64}, %[[PACKED:[^:]+]]: tensor<8x16xf32> {{.+}}dispatchlab.packed = 0 : i64})
 // CHECK:         call @host_dispatch_0(%[[PACKED]])
 // CHECK:         call @host_dispatch_1(%[[W]], %[[PACKED]])
 func.func private @host_dispatch_0(%w: tensor<16x8xf32>) -> tensor<8x16xf32> attributes {dispatchlab.dispatch} {
@@ -72,7 +73,7 @@ func.func private @host_dispatch_1(%w: tensor<16x8xf32>) -> (tensor<8x16xf32>, t
   %t = linalg.transpose ins(%w : tensor<16x8xf32>) outs(%e : tensor<8x16xf32>) permutation = [1, 0]
   return %t, %w : tensor<8x16xf32>, tensor<16x8xf32>
 }
-func.func @host(%w: tensor<16x8xf32> {dispatchlab.parameter_expr = "reverse(w)"}) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x8xf32>) {
+func.func @host(%w: tensor<16x8xf32> {dispatchlab.parameter_result = 0 : i64}) -> (tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x8xf32>) {
   %a = call @host_dispatch_0(%w) : (tensor<16x8xf32>) -> tensor<8x16xf32>
   %b:2 = call @host_dispatch_1(%w) : (tensor<16x8xf32>) -> (tensor<8x16xf32>, tensor<16x8xf32>)
   return %a, %b#0, %b#1 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x8xf32>

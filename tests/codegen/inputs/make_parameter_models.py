@@ -3,7 +3,8 @@
 
 The expected outputs are computed here with numpy from ONNX's definitions
 (ConvTranspose as a scatter of every input element times the kernel), not
-from dispatchlab, so the test checks the weight recipes independently.
+from dispatchlab, so the test checks the weights the importer's parameter
+function derives independently.
 Run from this directory with Debian's python3 (numpy).
 """
 import numpy as np
@@ -48,8 +49,8 @@ def conv_transpose(x, w, b, strides, pads, group=1, dilations=(1, 1),
 
 
 # ConvTranspose: an asymmetric 3x2 kernel with bias, stride 2, pads and
-# output_padding (recipe transpose(reverse(w, [2, 3]), ...)), and a grouped
-# one (reverse(transpose(reshape(...)))).
+# output_padding (derived as transpose(reverse(w, [2, 3]), ...)), and a
+# grouped one (reverse(transpose(reshape(...)))).
 x = rng.uniform(-1, 1, (1, 4, 3, 3)).astype(np.float32)
 w = rng.uniform(-1, 1, (4, 2, 3, 2)).astype(np.float32)
 b = rng.uniform(-1, 1, (2,)).astype(np.float32)
@@ -72,7 +73,7 @@ np.save("conv_transpose_up.npy", up)
 np.save("conv_transpose_grp.npy", grp)
 
 # Weights from Constant nodes instead of initializers: a conv kernel (read
-# through a layout recipe) and a matmul weight (read as is).
+# through a derived layout) and a matmul weight (read as is).
 xc = rng.uniform(-1, 1, (1, 2, 4, 4)).astype(np.float32)
 kc = rng.uniform(-1, 1, (3, 2, 2, 2)).astype(np.float32)
 mc = rng.uniform(-1, 1, (9, 5)).astype(np.float32)
