@@ -15,12 +15,36 @@
 
 namespace dispatchlab {
 
-std::string readSecretFile(const std::string &path) {
+llvm::Expected<std::string> readSecretFile(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
-    throw std::runtime_error(llvm::formatv("cannot read '{0}': {1}", path,
-                                           buffer.getError().message()));
+    return llvm::createStringError(llvm::formatv("cannot read '{0}': {1}", path,
+                                                 buffer.getError().message())
+                                       .str());
   return (*buffer)->getBuffer().rtrim("\r\n").str();
+}
+
+/// TLS credentials from the PEM files of `config`.
+static llvm::Expected<std::shared_ptr<grpc::ServerCredentials>>
+tlsCredentials(const ServerConfig &config) {
+  llvm::Expected<std::string> key = readSecretFile(config.tlsKeyPath);
+  if (!key)
+    return key.takeError();
+  llvm::Expected<std::string> cert = readSecretFile(config.tlsCertPath);
+  if (!cert)
+    return cert.takeError();
+  // gRPC would only say that it cannot listen.
+  if (!llvm::StringRef(*cert).contains("-----BEGIN CERTIFICATE-----"))
+    return llvm::createStringError(
+        llvm::formatv("'{0}' is not a PEM certificate", config.tlsCertPath)
+            .str());
+  if (!llvm::StringRef(*key).contains("PRIVATE KEY-----"))
+    return llvm::createStringError(
+        llvm::formatv("'{0}' is not a PEM private key", config.tlsKeyPath)
+            .str());
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back({*key + "\n", *cert + "\n"});
+  return grpc::SslServerCredentials(options);
 }
 
 CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
@@ -38,26 +62,13 @@ CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
                                                  config.token);
 
   quietGrpcLogging();
-  std::shared_ptr<grpc::ServerCredentials> credentials;
   bool tls = !config.tlsCertPath.empty() || !config.tlsKeyPath.empty();
-  if (tls) {
-    std::string key = readSecretFile(config.tlsKeyPath);
-    std::string cert = readSecretFile(config.tlsCertPath);
-    // gRPC would only say that it cannot listen.
-    if (!llvm::StringRef(cert).contains("-----BEGIN CERTIFICATE-----"))
-      throw std::runtime_error(
-          llvm::formatv("'{0}' is not a PEM certificate", config.tlsCertPath));
-    if (!llvm::StringRef(key).contains("PRIVATE KEY-----"))
-      throw std::runtime_error(
-          llvm::formatv("'{0}' is not a PEM private key", config.tlsKeyPath));
-    grpc::SslServerCredentialsOptions options;
-    options.pem_key_cert_pairs.push_back({key + "\n", cert + "\n"});
-    credentials = grpc::SslServerCredentials(options);
-  } else {
-    credentials = grpc::InsecureServerCredentials();
-  }
+  llvm::Expected<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      tls ? tlsCredentials(config) : grpc::InsecureServerCredentials();
+  if (!credentials)
+    throw std::runtime_error(llvm::toString(credentials.takeError()));
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.listen, credentials, &boundPort);
+  builder.AddListeningPort(config.listen, *credentials, &boundPort);
   builder.RegisterService(service.get());
   // Leases carry model bytes; ONNX models exceed gRPC's 4 MB default.
   builder.SetMaxReceiveMessageSize(256 << 20);

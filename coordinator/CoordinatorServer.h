@@ -14,6 +14,8 @@
 #include "coordinator/JobQueue.h"
 #include "results/ResultStore.h"
 
+#include "llvm/Support/Error.h"
+
 #include <grpcpp/server.h>
 
 #include <memory>
@@ -63,7 +65,7 @@ private:
 };
 
 /// A whole file's content without its trailing newline (token files).
-std::string readSecretFile(const std::string &path);
+llvm::Expected<std::string> readSecretFile(const std::string &path);
 
 } // namespace dispatchlab
 

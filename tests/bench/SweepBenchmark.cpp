@@ -47,8 +47,8 @@ static void BM_NoopJobs(benchmark::State &state) {
     std::atomic<bool> stop{false};
     std::vector<std::unique_ptr<Worker>> pool;
     for (int i = 0; i < workers; ++i)
-      pool.push_back(std::make_unique<Worker>(WorkerConfig{
-          {server.address(), "", ""}, 1, "/proc/self/exe", nullptr}));
+      pool.push_back(std::make_unique<Worker>(
+          WorkerConfig{{server.address(), ""}, 1, "/proc/self/exe", nullptr}));
     state.ResumeTiming();
 
     std::vector<std::thread> threads;

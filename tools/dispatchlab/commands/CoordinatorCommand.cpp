@@ -107,7 +107,13 @@ int runCoordinatorCommand() {
     ServerConfig config;
     config.listen = listen;
     config.dbPath = databasePath;
-    config.token = resolveToken(tokenFile);
+    llvm::Expected<std::string> token = resolveToken(tokenFile);
+    if (!token) {
+      llvm::WithColor::error(llvm::errs(), "dispatchlab coordinator")
+          << llvm::toString(token.takeError()) << "\n";
+      return 1;
+    }
+    config.token = std::move(*token);
     config.tlsCertPath = tlsCert;
     config.tlsKeyPath = tlsKey;
     config.policy.leaseSeconds = leaseSeconds;

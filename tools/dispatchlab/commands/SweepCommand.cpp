@@ -366,7 +366,7 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   server.getQueue().releaseAllLeases();
 
   WorkerConfig workerConfig;
-  workerConfig.client = {server.address(), config.token, ""};
+  workerConfig.client = {server.address(), config.token};
   workerConfig.slots = std::max(1u, options.workers);
   // Beside the database: the sweep's run jobs share the references of their
   // models, and a later sweep into the same database finds them.
@@ -376,7 +376,7 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   // The embedded coordinator accepts its own workers: no error to show.
   std::thread workerThread(
       [&] { llvm::consumeError(worker.run(stopWorkers)); });
-  CoordinatorClient client({server.address(), config.token, ""});
+  CoordinatorClient client({server.address(), config.token});
   FollowResult result =
       submitAndFollow(client, loaded, options.force, stop, final, sweepId);
   stopWorkers = true;
@@ -468,8 +468,13 @@ int runSweepCommand() {
   int64_t sweepId = 0;
   try {
     if (!coordinatorAddress.empty()) {
-      CoordinatorClient client(
-          {coordinatorAddress, resolveToken(tokenFile), tlsCa});
+      llvm::Expected<ClientConfig> config =
+          loadClientConfig(coordinatorAddress, tokenFile, tlsCa);
+      if (!config) {
+        error() << llvm::toString(config.takeError()) << "\n";
+        return 1;
+      }
+      CoordinatorClient client(*config);
       result = submitAndFollow(client, *loaded, force, stop, final, sweepId);
       if (result == FollowResult::Interrupted)
         llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
