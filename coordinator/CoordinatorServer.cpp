@@ -11,8 +11,6 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
-#include <stdexcept>
-
 namespace dispatchlab {
 
 llvm::Expected<std::string> readSecretFile(const std::string &path) {
@@ -22,6 +20,36 @@ llvm::Expected<std::string> readSecretFile(const std::string &path) {
                                                  buffer.getError().message())
                                        .str());
   return (*buffer)->getBuffer().rtrim("\r\n").str();
+}
+
+llvm::Expected<std::unique_ptr<CoordinatorServer>>
+CoordinatorServer::start(const ServerConfig &config) {
+  // The destructor shuts down what a failed start left running.
+  std::unique_ptr<CoordinatorServer> server(new CoordinatorServer());
+  if (llvm::Error error = server->open(config))
+    return std::move(error);
+  return std::move(server);
+}
+
+llvm::Error CoordinatorServer::open(const ServerConfig &config) {
+  host = llvm::StringRef(config.listen).rsplit(':').first.str();
+  if (config.dbPath != ":memory:") {
+    llvm::Expected<std::unique_ptr<DatabaseLock>> acquired =
+        DatabaseLock::acquire(config.dbPath);
+    if (!acquired)
+      return acquired.takeError();
+    lock = std::move(*acquired);
+  }
+  llvm::Expected<std::unique_ptr<ResultStore>> opened =
+      ResultStore::open(config.dbPath);
+  if (!opened)
+    return opened.takeError();
+  store = std::move(*opened);
+  queue = std::make_unique<JobQueue>(*store, config.policy);
+  service = std::make_unique<CoordinatorService>(*queue, KeyContext::current(),
+                                                 config.token);
+  quietGrpcLogging();
+  return listen(config);
 }
 
 /// TLS credentials from the PEM files of `config`.
@@ -47,26 +75,12 @@ tlsCredentials(const ServerConfig &config) {
   return grpc::SslServerCredentials(options);
 }
 
-CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
-  host = llvm::StringRef(config.listen).rsplit(':').first.str();
-  if (config.dbPath != ":memory:") {
-    llvm::Expected<std::unique_ptr<DatabaseLock>> acquired =
-        DatabaseLock::acquire(config.dbPath);
-    if (!acquired)
-      throw std::runtime_error(llvm::toString(acquired.takeError()));
-    lock = std::move(*acquired);
-  }
-  store = std::make_unique<ResultStore>(config.dbPath);
-  queue = std::make_unique<JobQueue>(*store, config.policy);
-  service = std::make_unique<CoordinatorService>(*queue, KeyContext::current(),
-                                                 config.token);
-
-  quietGrpcLogging();
+llvm::Error CoordinatorServer::listen(const ServerConfig &config) {
   bool tls = !config.tlsCertPath.empty() || !config.tlsKeyPath.empty();
   llvm::Expected<std::shared_ptr<grpc::ServerCredentials>> credentials =
       tls ? tlsCredentials(config) : grpc::InsecureServerCredentials();
   if (!credentials)
-    throw std::runtime_error(llvm::toString(credentials.takeError()));
+    return credentials.takeError();
   grpc::ServerBuilder builder;
   builder.AddListeningPort(config.listen, *credentials, &boundPort);
   builder.RegisterService(service.get());
@@ -75,11 +89,13 @@ CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
   builder.SetMaxSendMessageSize(256 << 20);
   server = builder.BuildAndStart();
   if (!server || boundPort == 0)
-    throw std::runtime_error(llvm::formatv(
-        "cannot listen on '{0}'{1}", config.listen,
-        tls ? " (address in use, or the TLS key does not match the "
-              "certificate)"
-            : ""));
+    return llvm::createStringError(
+        llvm::formatv("cannot listen on '{0}'{1}", config.listen,
+                      tls ? " (address in use, or the TLS key does not match "
+                            "the certificate)"
+                          : "")
+            .str());
+  return llvm::Error::success();
 }
 
 CoordinatorServer::~CoordinatorServer() { shutdown(); }

@@ -36,10 +36,11 @@ struct ServerConfig {
 
 class CoordinatorServer {
 public:
-  /// Throws std::runtime_error (StoreError for the database) when the
-  /// database is held by another coordinator, cannot be opened, is damaged
-  /// or read-only, or the address cannot be bound.
-  explicit CoordinatorServer(const ServerConfig &config);
+  /// Serving until shutdown(); fails (with a StoreError for the database)
+  /// when the database is held by another coordinator, cannot be opened, is
+  /// damaged or read-only, or the address cannot be bound.
+  static llvm::Expected<std::unique_ptr<CoordinatorServer>>
+  start(const ServerConfig &config);
   ~CoordinatorServer();
 
   /// The bound port (the chosen one when asked for 0).
@@ -54,6 +55,11 @@ public:
   void wait();
 
 private:
+  CoordinatorServer() = default;
+  llvm::Error open(const ServerConfig &config);
+  /// Serves the service on the configured address.
+  llvm::Error listen(const ServerConfig &config);
+
   std::string host;
   int boundPort = 0;
   /// Declared before the store: released only after it is closed.
