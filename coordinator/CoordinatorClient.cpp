@@ -23,9 +23,9 @@ CoordinatorClient::CoordinatorClient(const ClientConfig &config)
     : addressText(config.address), token(config.token) {
   quietGrpcLogging();
   std::shared_ptr<grpc::ChannelCredentials> credentials;
-  if (!config.tlsCaPath.empty()) {
+  if (config.tlsCaPem) {
     grpc::SslCredentialsOptions options;
-    options.pem_root_certs = readSecretFile(config.tlsCaPath) + "\n";
+    options.pem_root_certs = *config.tlsCaPem + "\n";
     credentials = grpc::SslCredentials(options);
   } else {
     credentials = grpc::InsecureChannelCredentials();
@@ -49,11 +49,28 @@ std::unique_ptr<grpc::ClientContext> CoordinatorClient::context(
   return context;
 }
 
-std::string resolveToken(const std::string &tokenFile) {
+llvm::Expected<std::string> resolveToken(const std::string &tokenFile) {
   if (!tokenFile.empty())
     return readSecretFile(tokenFile);
   const char *fromEnv = std::getenv("DISPATCHLAB_TOKEN");
   return fromEnv ? fromEnv : "";
+}
+
+llvm::Expected<ClientConfig> loadClientConfig(const std::string &address,
+                                              const std::string &tokenFile,
+                                              const std::string &tlsCaPath) {
+  ClientConfig config{address, ""};
+  llvm::Expected<std::string> token = resolveToken(tokenFile);
+  if (!token)
+    return token.takeError();
+  config.token = std::move(*token);
+  if (tlsCaPath.empty())
+    return config;
+  llvm::Expected<std::string> certificate = readSecretFile(tlsCaPath);
+  if (!certificate)
+    return certificate.takeError();
+  config.tlsCaPem = std::move(*certificate);
+  return config;
 }
 
 } // namespace dispatchlab

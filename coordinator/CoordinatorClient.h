@@ -5,6 +5,8 @@
 
 #include "proto/coordinator.grpc.pb.h"
 
+#include "llvm/Support/Error.h"
+
 #include <grpcpp/client_context.h>
 
 #include <chrono>
@@ -19,9 +21,15 @@ struct ClientConfig {
   std::string address;
   /// Sent as "authorization: Bearer TOKEN" when not empty.
   std::string token;
-  /// PEM root certificate; set: TLS.
-  std::string tlsCaPath;
+  /// The PEM root certificate's text; set (even empty): TLS.
+  std::optional<std::string> tlsCaPem;
 };
+
+/// The configuration for `address` with the token of `tokenFile` (see
+/// resolveToken) and, unless `tlsCaPath` is empty, its certificate.
+llvm::Expected<ClientConfig> loadClientConfig(const std::string &address,
+                                              const std::string &tokenFile,
+                                              const std::string &tlsCaPath);
 
 /// A stub and the per-call context setup every caller of the coordinator
 /// shares (token, deadline).
@@ -48,7 +56,7 @@ private:
 void quietGrpcLogging();
 
 /// The token of `tokenFile` if given, else $DISPATCHLAB_TOKEN, else empty.
-std::string resolveToken(const std::string &tokenFile);
+llvm::Expected<std::string> resolveToken(const std::string &tokenFile);
 
 } // namespace dispatchlab
 

@@ -11,64 +11,91 @@
 #include <grpcpp/security/server_credentials.h>
 #include <grpcpp/server_builder.h>
 
-#include <stdexcept>
-
 namespace dispatchlab {
 
-std::string readSecretFile(const std::string &path) {
+llvm::Expected<std::string> readSecretFile(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFile(path);
   if (!buffer)
-    throw std::runtime_error(llvm::formatv("cannot read '{0}': {1}", path,
-                                           buffer.getError().message()));
+    return llvm::createStringError(llvm::formatv("cannot read '{0}': {1}", path,
+                                                 buffer.getError().message())
+                                       .str());
   return (*buffer)->getBuffer().rtrim("\r\n").str();
 }
 
-CoordinatorServer::CoordinatorServer(const ServerConfig &config) {
+llvm::Expected<std::unique_ptr<CoordinatorServer>>
+CoordinatorServer::start(const ServerConfig &config) {
+  // The destructor shuts down what a failed start left running.
+  std::unique_ptr<CoordinatorServer> server(new CoordinatorServer());
+  if (llvm::Error error = server->open(config))
+    return std::move(error);
+  return std::move(server);
+}
+
+llvm::Error CoordinatorServer::open(const ServerConfig &config) {
   host = llvm::StringRef(config.listen).rsplit(':').first.str();
   if (config.dbPath != ":memory:") {
     llvm::Expected<std::unique_ptr<DatabaseLock>> acquired =
         DatabaseLock::acquire(config.dbPath);
     if (!acquired)
-      throw std::runtime_error(llvm::toString(acquired.takeError()));
+      return acquired.takeError();
     lock = std::move(*acquired);
   }
-  store = std::make_unique<ResultStore>(config.dbPath);
+  llvm::Expected<std::unique_ptr<ResultStore>> opened =
+      ResultStore::open(config.dbPath);
+  if (!opened)
+    return opened.takeError();
+  store = std::move(*opened);
   queue = std::make_unique<JobQueue>(*store, config.policy);
   service = std::make_unique<CoordinatorService>(*queue, KeyContext::current(),
                                                  config.token);
-
   quietGrpcLogging();
-  std::shared_ptr<grpc::ServerCredentials> credentials;
+  return listen(config);
+}
+
+/// TLS credentials from the PEM files of `config`.
+static llvm::Expected<std::shared_ptr<grpc::ServerCredentials>>
+tlsCredentials(const ServerConfig &config) {
+  llvm::Expected<std::string> key = readSecretFile(config.tlsKeyPath);
+  if (!key)
+    return key.takeError();
+  llvm::Expected<std::string> cert = readSecretFile(config.tlsCertPath);
+  if (!cert)
+    return cert.takeError();
+  // gRPC would only say that it cannot listen.
+  if (!llvm::StringRef(*cert).contains("-----BEGIN CERTIFICATE-----"))
+    return llvm::createStringError(
+        llvm::formatv("'{0}' is not a PEM certificate", config.tlsCertPath)
+            .str());
+  if (!llvm::StringRef(*key).contains("PRIVATE KEY-----"))
+    return llvm::createStringError(
+        llvm::formatv("'{0}' is not a PEM private key", config.tlsKeyPath)
+            .str());
+  grpc::SslServerCredentialsOptions options;
+  options.pem_key_cert_pairs.push_back({*key + "\n", *cert + "\n"});
+  return grpc::SslServerCredentials(options);
+}
+
+llvm::Error CoordinatorServer::listen(const ServerConfig &config) {
   bool tls = !config.tlsCertPath.empty() || !config.tlsKeyPath.empty();
-  if (tls) {
-    std::string key = readSecretFile(config.tlsKeyPath);
-    std::string cert = readSecretFile(config.tlsCertPath);
-    // gRPC would only say that it cannot listen.
-    if (!llvm::StringRef(cert).contains("-----BEGIN CERTIFICATE-----"))
-      throw std::runtime_error(
-          llvm::formatv("'{0}' is not a PEM certificate", config.tlsCertPath));
-    if (!llvm::StringRef(key).contains("PRIVATE KEY-----"))
-      throw std::runtime_error(
-          llvm::formatv("'{0}' is not a PEM private key", config.tlsKeyPath));
-    grpc::SslServerCredentialsOptions options;
-    options.pem_key_cert_pairs.push_back({key + "\n", cert + "\n"});
-    credentials = grpc::SslServerCredentials(options);
-  } else {
-    credentials = grpc::InsecureServerCredentials();
-  }
+  llvm::Expected<std::shared_ptr<grpc::ServerCredentials>> credentials =
+      tls ? tlsCredentials(config) : grpc::InsecureServerCredentials();
+  if (!credentials)
+    return credentials.takeError();
   grpc::ServerBuilder builder;
-  builder.AddListeningPort(config.listen, credentials, &boundPort);
+  builder.AddListeningPort(config.listen, *credentials, &boundPort);
   builder.RegisterService(service.get());
   // Leases carry model bytes; ONNX models exceed gRPC's 4 MB default.
   builder.SetMaxReceiveMessageSize(256 << 20);
   builder.SetMaxSendMessageSize(256 << 20);
   server = builder.BuildAndStart();
   if (!server || boundPort == 0)
-    throw std::runtime_error(llvm::formatv(
-        "cannot listen on '{0}'{1}", config.listen,
-        tls ? " (address in use, or the TLS key does not match the "
-              "certificate)"
-            : ""));
+    return llvm::createStringError(
+        llvm::formatv("cannot listen on '{0}'{1}", config.listen,
+                      tls ? " (address in use, or the TLS key does not match "
+                            "the certificate)"
+                          : "")
+            .str());
+  return llvm::Error::success();
 }
 
 CoordinatorServer::~CoordinatorServer() { shutdown(); }

@@ -14,6 +14,8 @@
 #include "coordinator/JobQueue.h"
 #include "results/ResultStore.h"
 
+#include "llvm/Support/Error.h"
+
 #include <grpcpp/server.h>
 
 #include <memory>
@@ -34,10 +36,11 @@ struct ServerConfig {
 
 class CoordinatorServer {
 public:
-  /// Throws std::runtime_error (StoreError for the database) when the
-  /// database is held by another coordinator, cannot be opened, is damaged
-  /// or read-only, or the address cannot be bound.
-  explicit CoordinatorServer(const ServerConfig &config);
+  /// Serving until shutdown(); fails (with a StoreError for the database)
+  /// when the database is held by another coordinator, cannot be opened, is
+  /// damaged or read-only, or the address cannot be bound.
+  static llvm::Expected<std::unique_ptr<CoordinatorServer>>
+  start(const ServerConfig &config);
   ~CoordinatorServer();
 
   /// The bound port (the chosen one when asked for 0).
@@ -52,6 +55,11 @@ public:
   void wait();
 
 private:
+  CoordinatorServer() = default;
+  llvm::Error open(const ServerConfig &config);
+  /// Serves the service on the configured address.
+  llvm::Error listen(const ServerConfig &config);
+
   std::string host;
   int boundPort = 0;
   /// Declared before the store: released only after it is closed.
@@ -63,7 +71,7 @@ private:
 };
 
 /// A whole file's content without its trailing newline (token files).
-std::string readSecretFile(const std::string &path);
+llvm::Expected<std::string> readSecretFile(const std::string &path);
 
 } // namespace dispatchlab
 

@@ -49,12 +49,18 @@ static std::string retryableState(const StoreError &error) {
   return "";
 }
 
-grpc::Status CoordinatorService::storeFailure(const StoreError &error,
+grpc::Status CoordinatorService::storeFailure(llvm::Error error,
                                               bool callerRetries) {
-  std::string state = callerRetries ? retryableState(error) : "";
+  std::string state;
+  std::string text = llvm::toString(llvm::handleErrors(
+      std::move(error), [&](std::unique_ptr<StoreError> failure) {
+        if (callerRetries)
+          state = retryableState(*failure);
+        return llvm::Error(std::move(failure));
+      }));
   std::string message =
       state.empty()
-          ? llvm::formatv("{0}: {1}", queue.databasePath(), error.what()).str()
+          ? llvm::formatv("{0}: {1}", queue.databasePath(), text).str()
           : llvm::formatv("{0} ({1}): retrying", state, queue.databasePath())
                 .str();
   {
@@ -104,31 +110,30 @@ CoordinatorService::SubmitSweep(grpc::ServerContext *context,
                         llvm::toString(jobs.takeError()));
   std::string specText;
   google::protobuf::TextFormat::PrintToString(request->spec(), &specText);
-  try {
-    SubmitResult result = queue.submit(request->spec().name(), specText, models,
-                                       *jobs, request->force(), unixNow());
-    if (result.nameTakenBy)
-      return grpc::Status(
-          grpc::StatusCode::ALREADY_EXISTS,
-          llvm::formatv("sweep name '{0}' is taken in {1} by sweep #{2}, "
-                        "submitted from another spec: rename this sweep, "
-                        "remove #{2} (dispatchlab sweeps rm {2}) or pass "
-                        "--force to add a sweep of the same name",
-                        request->spec().name(), queue.databasePath(),
-                        result.nameTakenBy)
-              .str());
-    reply->set_sweep_id(result.sweepId);
-    reply->set_jobs(result.jobs);
-    reply->set_cached(result.cached);
-    reply->set_resumed(result.resumed);
-    reply->set_finished(result.finished);
-    for (const ExpandedJob &job : *jobs)
-      if (!job.cpuClass.empty())
-        reply->set_run_cpu_class(job.cpuClass);
-  } catch (const StoreError &e) {
-    // The client does not retry a submission: no "retrying" to promise.
-    return storeFailure(e, /*callerRetries=*/false);
-  }
+  llvm::Expected<SubmitResult> result =
+      queue.submit(request->spec().name(), specText, models, *jobs,
+                   request->force(), unixNow());
+  // The client does not retry a submission: no "retrying" to promise.
+  if (!result)
+    return storeFailure(result.takeError(), /*callerRetries=*/false);
+  if (result->nameTakenBy)
+    return grpc::Status(
+        grpc::StatusCode::ALREADY_EXISTS,
+        llvm::formatv("sweep name '{0}' is taken in {1} by sweep #{2}, "
+                      "submitted from another spec: rename this sweep, "
+                      "remove #{2} (dispatchlab sweeps rm {2}) or pass "
+                      "--force to add a sweep of the same name",
+                      request->spec().name(), queue.databasePath(),
+                      result->nameTakenBy)
+            .str());
+  reply->set_sweep_id(result->sweepId);
+  reply->set_jobs(result->jobs);
+  reply->set_cached(result->cached);
+  reply->set_resumed(result->resumed);
+  reply->set_finished(result->finished);
+  for (const ExpandedJob &job : *jobs)
+    if (!job.cpuClass.empty())
+      reply->set_run_cpu_class(job.cpuClass);
   return grpc::Status::OK;
 }
 
@@ -151,13 +156,30 @@ grpc::Status CoordinatorService::RegisterWorker(
                       host.features(),           host.llvm_version(),
                       host.dispatchlab_commit(), host.cores(),
                       request->slots()};
-  try {
-    reply->set_worker_id(queue.addWorker(record, unixNow()));
-  } catch (const StoreError &e) {
-    return storeFailure(e);
-  }
+  llvm::Expected<int64_t> workerId = queue.addWorker(record, unixNow());
+  if (!workerId)
+    return storeFailure(workerId.takeError());
+  reply->set_worker_id(*workerId);
   reply->set_heartbeat_seconds(queue.getPolicy().leaseSeconds / 4);
   return grpc::Status::OK;
+}
+
+/// The message of a leased job and its model (absent if the store lost it).
+static void fillJob(const LeasedJob &leased,
+                    const std::optional<StoredModel> &model,
+                    coordinator::Job &job) {
+  job.set_job_id(leased.jobId);
+  job.set_lease_id(leased.leaseId);
+  job.set_kind(static_cast<sweep::JobKind>(leased.kind));
+  job.set_model_hash(leased.modelHash);
+  if (model) {
+    job.mutable_model()->set_name(model->name);
+    job.mutable_model()->set_extension(model->extension);
+    job.mutable_model()->set_content(model->content);
+  }
+  job.set_preset(leased.preset);
+  job.set_options(leased.options);
+  job.mutable_measurement()->ParseFromString(leased.measurement);
 }
 
 grpc::Status
@@ -168,39 +190,29 @@ CoordinatorService::LeaseJob(grpc::ServerContext *context,
     return status;
   auto deadline = std::chrono::steady_clock::now() +
                   std::chrono::milliseconds(request->wait_ms());
-  try {
-    while (true) {
-      uint64_t seen = queue.version();
-      if (std::optional<LeasedJob> leased =
-              queue.lease(request->worker_id(), unixNow())) {
-        std::optional<StoredModel> model = queue.model(leased->modelHash);
-        coordinator::Job &job = *reply->mutable_job();
-        job.set_job_id(leased->jobId);
-        job.set_lease_id(leased->leaseId);
-        job.set_kind(static_cast<sweep::JobKind>(leased->kind));
-        job.set_model_hash(leased->modelHash);
-        if (model) {
-          job.mutable_model()->set_name(model->name);
-          job.mutable_model()->set_extension(model->extension);
-          job.mutable_model()->set_content(model->content);
-        }
-        job.set_preset(leased->preset);
-        job.set_options(leased->options);
-        job.mutable_measurement()->ParseFromString(leased->measurement);
-        return grpc::Status::OK;
-      }
-      auto now = std::chrono::steady_clock::now();
-      if (now >= deadline || context->IsCancelled() || queue.isShutDown())
-        return grpc::Status::OK;
-      // Wake on new work, and at least every 200 ms for backoffs and
-      // expiring leases, which change nothing until their time comes.
-      queue.waitForChange(
-          seen, std::min(std::chrono::duration_cast<std::chrono::milliseconds>(
-                             deadline - now),
-                         std::chrono::milliseconds(200)));
+  while (true) {
+    uint64_t seen = queue.version();
+    llvm::Expected<std::optional<LeasedJob>> leased =
+        queue.lease(request->worker_id(), unixNow());
+    if (!leased)
+      return storeFailure(leased.takeError());
+    if (*leased) {
+      llvm::Expected<std::optional<StoredModel>> model =
+          queue.model((*leased)->modelHash);
+      if (!model)
+        return storeFailure(model.takeError());
+      fillJob(**leased, *model, *reply->mutable_job());
+      return grpc::Status::OK;
     }
-  } catch (const StoreError &e) {
-    return storeFailure(e);
+    auto now = std::chrono::steady_clock::now();
+    if (now >= deadline || context->IsCancelled() || queue.isShutDown())
+      return grpc::Status::OK;
+    // Wake on new work, and at least every 200 ms for backoffs and
+    // expiring leases, which change nothing until their time comes.
+    queue.waitForChange(
+        seen, std::min(std::chrono::duration_cast<std::chrono::milliseconds>(
+                           deadline - now),
+                       std::chrono::milliseconds(200)));
   }
 }
 
@@ -210,13 +222,11 @@ CoordinatorService::Heartbeat(grpc::ServerContext *context,
                               coordinator::HeartbeatReply *reply) {
   if (grpc::Status status = authorize(context); !status.ok())
     return status;
-  try {
-    reply->set_lease_valid(queue.heartbeat(request->job_id(),
-                                           request->lease_id(),
-                                           request->worker_id(), unixNow()));
-  } catch (const StoreError &e) {
-    return storeFailure(e);
-  }
+  llvm::Expected<bool> valid = queue.heartbeat(
+      request->job_id(), request->lease_id(), request->worker_id(), unixNow());
+  if (!valid)
+    return storeFailure(valid.takeError());
+  reply->set_lease_valid(*valid);
   return grpc::Status::OK;
 }
 
@@ -248,12 +258,12 @@ grpc::Status CoordinatorService::ReportResult(
   report.signal = request->signal();
   report.stderrTail = request->stderr_tail();
   report.wallSeconds = request->wall_seconds();
-  try {
-    reply->set_accepted(queue.report(request->job_id(), request->lease_id(),
-                                     request->worker_id(), report, unixNow()));
-  } catch (const StoreError &e) {
-    return storeFailure(e);
-  }
+  llvm::Expected<bool> accepted =
+      queue.report(request->job_id(), request->lease_id(), request->worker_id(),
+                   report, unixNow());
+  if (!accepted)
+    return storeFailure(accepted.takeError());
+  reply->set_accepted(*accepted);
   // A heartbeat may update in place on a full disk; a stored result is the
   // write that says the database takes results again.
   storeWorked();
@@ -261,7 +271,7 @@ grpc::Status CoordinatorService::ReportResult(
 }
 
 /// One progress message of sweep `sweepId`; its job rows once it finished.
-static coordinator::SweepProgress
+static llvm::Expected<coordinator::SweepProgress>
 progressMessage(JobQueue &queue, int64_t sweepId, const std::string &name,
                 const SweepCounts &counts, const std::string &storeProblem) {
   coordinator::SweepProgress progress;
@@ -274,15 +284,19 @@ progressMessage(JobQueue &queue, int64_t sweepId, const std::string &name,
   progress.set_pending(counts.pending);
   progress.set_finished(counts.finished());
   progress.set_store_problem(storeProblem);
-  if (counts.finished())
-    for (const JobRowView &row : queue.rows(sweepId)) {
-      coordinator::JobRow &out = *progress.add_rows();
-      out.set_model(row.model);
-      out.set_variant(row.variant);
-      out.set_state(row.state);
-      out.set_stats_json(row.statsJson);
-      out.set_error(row.error);
-    }
+  if (!counts.finished())
+    return progress;
+  llvm::Expected<std::vector<JobRowView>> rows = queue.rows(sweepId);
+  if (!rows)
+    return rows.takeError();
+  for (const JobRowView &row : *rows) {
+    coordinator::JobRow &out = *progress.add_rows();
+    out.set_model(row.model);
+    out.set_variant(row.variant);
+    out.set_state(row.state);
+    out.set_stats_json(row.statsJson);
+    out.set_error(row.error);
+  }
   return progress;
 }
 
@@ -291,37 +305,39 @@ grpc::Status CoordinatorService::WatchSweep(
     grpc::ServerWriter<coordinator::SweepProgress> *writer) {
   if (grpc::Status status = authorize(context); !status.ok())
     return status;
-  try {
-    std::string name = queue.sweepName(request->sweep_id());
-    if (name.empty())
-      return grpc::Status(grpc::StatusCode::NOT_FOUND,
-                          llvm::formatv("no sweep {0}", request->sweep_id()));
-    std::optional<SweepCounts> last;
-    std::string lastProblem;
-    while (!context->IsCancelled()) {
-      uint64_t seen = queue.version();
-      SweepCounts counts = queue.counts(request->sweep_id());
-      std::string problem = currentStoreProblem();
-      if (!last || !(*last == counts) || problem != lastProblem ||
-          counts.finished()) {
-        if (!writer->Write(progressMessage(queue, request->sweep_id(), name,
-                                           counts, problem)) ||
-            counts.finished())
-          return grpc::Status::OK;
-        last = counts;
-        lastProblem = problem;
-        // At most ten updates a second, however fast jobs finish.
-        std::this_thread::sleep_for(std::chrono::milliseconds(100));
-      }
-      if (queue.isShutDown())
-        return grpc::Status(grpc::StatusCode::UNAVAILABLE,
-                            "coordinator shutting down");
-      // Expiring leases change state with no event; look at least each
-      // second (a database that is full again changes nothing either).
-      queue.waitForChange(seen, std::chrono::milliseconds(1000));
+  llvm::Expected<std::string> name = queue.sweepName(request->sweep_id());
+  if (!name)
+    return storeFailure(name.takeError());
+  if (name->empty())
+    return grpc::Status(grpc::StatusCode::NOT_FOUND,
+                        llvm::formatv("no sweep {0}", request->sweep_id()));
+  std::optional<SweepCounts> last;
+  std::string lastProblem;
+  while (!context->IsCancelled()) {
+    uint64_t seen = queue.version();
+    llvm::Expected<SweepCounts> counts = queue.counts(request->sweep_id());
+    if (!counts)
+      return storeFailure(counts.takeError());
+    std::string problem = currentStoreProblem();
+    if (!last || !(*last == *counts) || problem != lastProblem ||
+        counts->finished()) {
+      llvm::Expected<coordinator::SweepProgress> progress =
+          progressMessage(queue, request->sweep_id(), *name, *counts, problem);
+      if (!progress)
+        return storeFailure(progress.takeError());
+      if (!writer->Write(*progress) || counts->finished())
+        return grpc::Status::OK;
+      last = *counts;
+      lastProblem = problem;
+      // At most ten updates a second, however fast jobs finish.
+      std::this_thread::sleep_for(std::chrono::milliseconds(100));
     }
-  } catch (const StoreError &e) {
-    return storeFailure(e);
+    if (queue.isShutDown())
+      return grpc::Status(grpc::StatusCode::UNAVAILABLE,
+                          "coordinator shutting down");
+    // Expiring leases change state with no event; look at least each
+    // second (a database that is full again changes nothing either).
+    queue.waitForChange(seen, std::chrono::milliseconds(1000));
   }
   return grpc::Status::CANCELLED;
 }

@@ -51,7 +51,7 @@ private:
   /// few seconds) naming the file: for a caller that retries, a full, busy or
   /// unwritable database is kStoreRetryCode, which workers retry with their
   /// result in hand, and sweep clients are told of it.
-  grpc::Status storeFailure(const StoreError &error, bool callerRetries = true);
+  grpc::Status storeFailure(llvm::Error error, bool callerRetries = true);
   /// A result was stored: the database takes writes again.
   void storeWorked();
   /// Why results cannot be stored now ("database full (DB): retrying"), or

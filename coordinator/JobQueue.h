@@ -106,18 +106,21 @@ public:
   /// `force`, a job whose content key has a stored result starts as cached,
   /// and one whose key another sweep's job is running waits for that
   /// result; a forced job is measured again and adds a result.
-  SubmitResult submit(const std::string &name, const std::string &specText,
-                      llvm::ArrayRef<ModelContent> models,
-                      llvm::ArrayRef<ExpandedJob> jobs, bool force, double now);
+  llvm::Expected<SubmitResult> submit(const std::string &name,
+                                      const std::string &specText,
+                                      llvm::ArrayRef<ModelContent> models,
+                                      llvm::ArrayRef<ExpandedJob> jobs,
+                                      bool force, double now);
 
   /// The oldest ready job `workerId` may run (jobs bound to a CPU class go
   /// to workers registered with that class only; unforced jobs whose key is
   /// leased wait), leased to it until now + leaseSeconds. Expired leases are
   /// requeued (or failed) first.
-  std::optional<LeasedJob> lease(int64_t workerId, double now);
+  llvm::Expected<std::optional<LeasedJob>> lease(int64_t workerId, double now);
 
   /// Extends the lease; false if it is no longer the job's current lease.
-  bool heartbeat(int64_t jobId, int64_t leaseId, int64_t workerId, double now);
+  llvm::Expected<bool> heartbeat(int64_t jobId, int64_t leaseId,
+                                 int64_t workerId, double now);
 
   /// Records an outcome. A success or failure of any lease of a job that is
   /// not finished yet is accepted (a late report from an expired lease saves
@@ -125,35 +128,35 @@ public:
   /// infrastructure error counts only for the current lease. A success also
   /// finishes other sweeps' unforced jobs waiting for the key, as cached.
   /// Returns whether the report was accepted.
-  bool report(int64_t jobId, int64_t leaseId, int64_t workerId,
-              const JobReport &report, double now);
+  llvm::Expected<bool> report(int64_t jobId, int64_t leaseId, int64_t workerId,
+                              const JobReport &report, double now);
 
   /// Requeues leases past their deadline; returns how many.
-  int expireLeases(double now);
+  llvm::Expected<int> expireLeases(double now);
 
   /// Returns every leased job to pending without counting the lease as an
   /// attempt: for an embedded sweep resuming after its own interruption,
   /// when no worker of the previous run can still hold a lease.
-  int releaseAllLeases();
+  llvm::Expected<int> releaseAllLeases();
 
   /// Deletes the sweep and its jobs, then the results and models only they
   /// used. Leased jobs lose their lease (a late report finds no job).
-  RemovedSweep removeSweep(int64_t sweepId);
+  llvm::Expected<RemovedSweep> removeSweep(int64_t sweepId);
 
   /// Fails the sweep's pending jobs as cancelled (error "cancelled"), in one
   /// transaction; leased jobs run to their end. Returns how many. Safe with
   /// a coordinator on the database: leases read the state afresh.
-  int64_t cancelPending(int64_t sweepId, double now);
+  llvm::Expected<int64_t> cancelPending(int64_t sweepId, double now);
 
-  SweepCounts counts(int64_t sweepId);
-  std::vector<JobRowView> rows(int64_t sweepId);
-  std::string sweepName(int64_t sweepId);
+  llvm::Expected<SweepCounts> counts(int64_t sweepId);
+  llvm::Expected<std::vector<JobRowView>> rows(int64_t sweepId);
+  llvm::Expected<std::string> sweepName(int64_t sweepId);
 
   /// Registers a worker and returns its id.
-  int64_t addWorker(const WorkerRecord &worker, double now);
+  llvm::Expected<int64_t> addWorker(const WorkerRecord &worker, double now);
 
   /// A model's stored bytes (what leases hand out).
-  std::optional<StoredModel> model(const std::string &hash);
+  llvm::Expected<std::optional<StoredModel>> model(const std::string &hash);
 
   /// A counter bumped on every state change, and a wait for it to move.
   uint64_t version();
@@ -169,22 +172,36 @@ public:
 
 private:
   /// The newest sweep of these jobs, as a resumed submission; none if new.
-  std::optional<SubmitResult> findSweep(const std::string &specHash);
+  llvm::Expected<std::optional<SubmitResult>>
+  findSweep(const std::string &specHash);
   /// The newest sweep named `name` whose spec text differs from `specText`.
-  std::optional<int64_t> sweepWithOtherSpec(const std::string &name,
-                                            const std::string &specText);
+  llvm::Expected<std::optional<int64_t>>
+  sweepWithOtherSpec(const std::string &name, const std::string &specText);
+  /// Adds the sweep and its models and jobs (in the caller's transaction).
+  llvm::Expected<SubmitResult>
+  insertSweep(const std::string &name, const std::string &specText,
+              const std::string &specHash, llvm::ArrayRef<ModelContent> models,
+              llvm::ArrayRef<ExpandedJob> jobs, bool force, double now);
   /// Adds one job of sweep `sweepId`; true if a stored result answers it.
-  bool insertJob(int64_t sweepId, const ExpandedJob &job, bool force,
-                 double now);
+  llvm::Expected<bool> insertJob(int64_t sweepId, const ExpandedJob &job,
+                                 bool force, double now);
   double backoff(int64_t attempts) const;
-  void recordSuccess(int64_t jobId, const std::string &key, int64_t workerId,
-                     const JobReport &report, double now);
-  void recordFailure(int64_t jobId, int64_t workerId, const JobReport &report,
-                     double now);
+  llvm::Error recordSuccess(int64_t jobId, const std::string &key,
+                            int64_t workerId, const JobReport &report,
+                            double now);
+  llvm::Error recordFailure(int64_t jobId, int64_t workerId,
+                            const JobReport &report, double now);
   /// Back to pending after a backoff, or failed once no attempts are left.
-  void recordInfrastructureError(int64_t jobId, int64_t attempts,
-                                 const JobReport &report, double now);
-  int expireLocked(double now);
+  llvm::Error recordInfrastructureError(int64_t jobId, int64_t attempts,
+                                        const JobReport &report, double now);
+  /// The open job's outcome recorded; whether the report counts.
+  llvm::Expected<bool> recordReport(int64_t jobId, int64_t leaseId,
+                                    int64_t workerId, const JobReport &report,
+                                    double now);
+  llvm::Expected<int> expireLocked(double now);
+  /// The oldest ready job `workerId` may run, leased to it.
+  llvm::Expected<std::optional<LeasedJob>> leaseLocked(int64_t workerId,
+                                                       double now);
   void changed();
 
   ResultStore &store;

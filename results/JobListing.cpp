@@ -22,8 +22,35 @@ llvm::ArrayRef<llvm::StringRef> jobStates() {
   return kStates;
 }
 
-std::vector<JobListing> listJobs(ResultStore &store, const JobFilter &filter) {
-  Statement &query = store.prepare(
+/// A job of the row `listJobs` selects.
+static JobListing jobListing(const Statement &row) {
+  JobListing job;
+  job.id = row.getInt(0);
+  job.sweepId = row.getInt(1);
+  job.sweepName = row.getText(2);
+  job.model = row.getText(3);
+  job.modelHash = row.getText(4);
+  job.modelExtension = row.getText(5);
+  job.variant = row.getText(6);
+  job.kind = row.getInt(7);
+  job.state = fromStoredState(row.getText(8)).str();
+  job.preset = row.getText(9);
+  job.options = row.getText(10);
+  job.measurement = row.getText(11);
+  job.error = row.getText(12);
+  job.stderrTail = row.getText(13);
+  if (!row.isNull(14))
+    job.resultId = row.getInt(14);
+  job.attempts = row.getInt(15);
+  job.statsJson = row.getText(16);
+  if (job.state == "failed")
+    job.failureClass = classifyFailure(job.error);
+  return job;
+}
+
+llvm::Expected<std::vector<JobListing>> listJobs(ResultStore &store,
+                                                 const JobFilter &filter) {
+  llvm::Expected<Statement &> query = store.query(
       "SELECT j.id, j.sweep_id, s.name, j.model_name, j.model_hash, "
       "COALESCE(m.extension, ''), j.variant, j.kind, j.state, j.preset, "
       "j.options, j.measurement, COALESCE(j.error, ''), "
@@ -32,46 +59,29 @@ std::vector<JobListing> listJobs(ResultStore &store, const JobFilter &filter) {
       "j.sweep_id LEFT JOIN models m ON m.hash = j.model_hash LEFT JOIN "
       "results r ON r.id = j.result_id WHERE (?1 < 0 OR j.sweep_id = ?1) AND "
       "(?2 = '' OR "
-      "j.state = ?2) AND (?3 < 0 OR j.id = ?3) ORDER BY j.id");
-  query.bind(1, filter.sweepId.value_or(-1))
-      .bind(2, filter.state ? toStoredState(*filter.state) : "")
-      .bind(3, filter.jobId.value_or(-1));
+      "j.state = ?2) AND (?3 < 0 OR j.id = ?3) ORDER BY j.id",
+      filter.sweepId.value_or(-1),
+      filter.state ? toStoredState(*filter.state) : "",
+      filter.jobId.value_or(-1));
+  if (!query)
+    return query.takeError();
   std::vector<JobListing> jobs;
-  while (query.step()) {
-    JobListing job;
-    job.id = query.getInt(0);
-    job.sweepId = query.getInt(1);
-    job.sweepName = query.getText(2);
-    job.model = query.getText(3);
-    job.modelHash = query.getText(4);
-    job.modelExtension = query.getText(5);
-    job.variant = query.getText(6);
-    job.kind = query.getInt(7);
-    job.state = fromStoredState(query.getText(8)).str();
-    job.preset = query.getText(9);
-    job.options = query.getText(10);
-    job.measurement = query.getText(11);
-    job.error = query.getText(12);
-    job.stderrTail = query.getText(13);
-    if (!query.isNull(14))
-      job.resultId = query.getInt(14);
-    job.attempts = query.getInt(15);
-    job.statsJson = query.getText(16);
-    if (job.state == "failed")
-      job.failureClass = classifyFailure(job.error);
-    jobs.push_back(std::move(job));
-  }
-  query.reset();
+  if (llvm::Error error = query->forEachRow(
+          [&](const Statement &row) { jobs.push_back(jobListing(row)); }))
+    return std::move(error);
   return jobs;
 }
 
-std::optional<JobListing> findJob(ResultStore &store, int64_t jobId) {
+llvm::Expected<std::optional<JobListing>> findJob(ResultStore &store,
+                                                  int64_t jobId) {
   JobFilter filter;
   filter.jobId = jobId;
-  std::vector<JobListing> jobs = listJobs(store, filter);
-  if (jobs.empty())
+  llvm::Expected<std::vector<JobListing>> jobs = listJobs(store, filter);
+  if (!jobs)
+    return jobs.takeError();
+  if (jobs->empty())
     return std::nullopt;
-  return std::move(jobs.front());
+  return std::move(jobs->front());
 }
 
 std::string stderrNamingModel(const JobListing &job) {

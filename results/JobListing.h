@@ -55,10 +55,12 @@ struct JobFilter {
 llvm::ArrayRef<llvm::StringRef> jobStates();
 
 /// Matching jobs in id order (submission order).
-std::vector<JobListing> listJobs(ResultStore &store, const JobFilter &filter);
+llvm::Expected<std::vector<JobListing>> listJobs(ResultStore &store,
+                                                 const JobFilter &filter);
 
 /// The job with this id, if there is one.
-std::optional<JobListing> findJob(ResultStore &store, int64_t jobId);
+llvm::Expected<std::optional<JobListing>> findJob(ResultStore &store,
+                                                  int64_t jobId);
 
 /// `stderrTail` with the worker's scratch copy of the model
 /// (".../<hash><extension>") named as the spec named it.

@@ -24,43 +24,46 @@ std::optional<Dimension> parseDimension(llvm::StringRef name) {
       .Default(std::nullopt);
 }
 
-std::optional<SweepRef> findSweep(ResultStore &store,
-                                  llvm::StringRef selector) {
-  Statement *query;
-  if (selector.empty()) {
-    query = &store.prepare("SELECT id, name FROM sweeps ORDER BY id DESC "
-                           "LIMIT 1");
-  } else {
-    // Digits name an id when one exists, else a sweep of that name.
-    int64_t id = -1;
-    if (selector.getAsInteger(10, id))
-      id = -1;
-    query = &store.prepare("SELECT id, name FROM sweeps WHERE id = ?1 OR "
-                           "name = ?2 ORDER BY id = ?1 DESC, id DESC LIMIT 1");
-    query->bind(1, id).bind(2, selector);
-  }
+llvm::Expected<std::optional<SweepRef>> findSweep(ResultStore &store,
+                                                  llvm::StringRef selector) {
+  // Digits name an id when one exists, else a sweep of that name.
+  int64_t id = -1;
+  if (selector.getAsInteger(10, id))
+    id = -1;
+  llvm::Expected<Statement &> query =
+      selector.empty()
+          ? store.query("SELECT id, name FROM sweeps ORDER BY id DESC LIMIT 1")
+          : store.query("SELECT id, name FROM sweeps WHERE id = ?1 OR name = "
+                        "?2 ORDER BY id = ?1 DESC, id DESC LIMIT 1",
+                        id, selector);
+  if (!query)
+    return query.takeError();
   std::optional<SweepRef> sweep;
-  if (query->step())
-    sweep = SweepRef{query->getInt(0), query->getText(1)};
-  query->reset();
+  if (llvm::Error error = query->firstRow([&](const Statement &row) {
+        sweep = SweepRef{row.getInt(0), row.getText(1)};
+      }))
+    return std::move(error);
   return sweep;
 }
 
-std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
-                                 llvm::StringRef databasePath) {
-  const int kListed = 8;
-  Statement &query = store.prepare(
-      "SELECT id, name, (SELECT COUNT(*) FROM sweeps) FROM sweeps "
-      "ORDER BY id DESC LIMIT ?1");
-  query.bind(1, int64_t(kListed));
+llvm::Expected<std::string> describeMissingSweep(ResultStore &store,
+                                                 llvm::StringRef selector,
+                                                 llvm::StringRef databasePath) {
+  const int64_t kListed = 8;
+  llvm::Expected<Statement &> query =
+      store.query("SELECT id, name, (SELECT COUNT(*) FROM sweeps) FROM sweeps "
+                  "ORDER BY id DESC LIMIT ?1",
+                  kListed);
+  if (!query)
+    return query.takeError();
   std::vector<std::string> listed;
   int64_t total = 0;
-  while (query.step()) {
-    listed.push_back(
-        llvm::formatv("{0} (#{1})", query.getText(1), query.getInt(0)));
-    total = query.getInt(2);
-  }
-  query.reset();
+  if (llvm::Error error = query->forEachRow([&](const Statement &row) {
+        listed.push_back(
+            llvm::formatv("{0} (#{1})", row.getText(1), row.getInt(0)));
+        total = row.getInt(2);
+      }))
+    return std::move(error);
   std::string text = selector.empty() ? "no sweeps in " + databasePath.str()
                                       : "no sweep '" + selector.str() +
                                             "' in " + databasePath.str();
@@ -72,8 +75,38 @@ std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
   return text;
 }
 
-std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
-  Statement &query = store.prepare(
+llvm::Expected<SweepRef> requireSweep(ResultStore &store,
+                                      llvm::StringRef selector,
+                                      llvm::StringRef databasePath) {
+  llvm::Expected<std::optional<SweepRef>> found = findSweep(store, selector);
+  if (!found)
+    return found.takeError();
+  if (*found)
+    return std::move(**found);
+  llvm::Expected<std::string> missing =
+      describeMissingSweep(store, selector, databasePath);
+  if (!missing)
+    return missing.takeError();
+  return llvm::createStringError(*missing);
+}
+
+/// A job of the row `loadSweepJobs` selects.
+static JobRecord jobRecord(const Statement &row) {
+  JobRecord job{row.getText(0), row.getText(1), row.getText(2), row.getText(3),
+                row.getText(4)};
+  if (!row.isNull(5))
+    job.resultId = row.getInt(5);
+  job.wallSeconds = row.getDouble(6);
+  job.preset = row.getText(7);
+  job.options = row.getText(8);
+  job.provenanceJson = row.getText(9);
+  job.createdAt = row.getDouble(10);
+  return job;
+}
+
+llvm::Expected<std::vector<JobRecord>> loadSweepJobs(ResultStore &store,
+                                                     int64_t sweepId) {
+  llvm::Expected<Statement &> query = store.query(
       "SELECT j.model_name, j.variant, j.state, COALESCE(j.error, ''), "
       "COALESCE(r.stats_json, ''), r.id, COALESCE(r.wall_seconds, 0), "
       "j.preset, j.options, "
@@ -82,27 +115,25 @@ std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId) {
       "CASE WHEN json_valid(r.stats_json) THEN "
       "json_type(r.stats_json, '$.comparison') = 'object' END "
       "FROM jobs j LEFT JOIN results r ON r.id = j.result_id "
-      "WHERE j.sweep_id = ?1 ORDER BY j.id");
-  query.bind(1, sweepId);
+      "WHERE j.sweep_id = ?1 ORDER BY j.id",
+      sweepId);
+  if (!query)
+    return query.takeError();
   std::vector<JobRecord> jobs;
   std::vector<size_t> comparisons;
-  while (query.step()) {
-    JobRecord job{query.getText(0), query.getText(1), query.getText(2),
-                  query.getText(3), query.getText(4)};
-    if (!query.isNull(5))
-      job.resultId = query.getInt(5);
-    job.wallSeconds = query.getDouble(6);
-    job.preset = query.getText(7);
-    job.options = query.getText(8);
-    job.provenanceJson = query.getText(9);
-    job.createdAt = query.getDouble(10);
-    if (!query.isNull(11) && query.getInt(11))
-      comparisons.push_back(jobs.size());
-    jobs.push_back(std::move(job));
+  if (llvm::Error error = query->forEachRow([&](const Statement &row) {
+        if (!row.isNull(11) && row.getInt(11))
+          comparisons.push_back(jobs.size());
+        jobs.push_back(jobRecord(row));
+      }))
+    return std::move(error);
+  for (size_t index : comparisons) {
+    llvm::Expected<std::optional<NoiseFloor>> floor =
+        store.noiseFloorFor(*jobs[index].resultId);
+    if (!floor)
+      return floor.takeError();
+    jobs[index].noiseFloor = std::move(*floor);
   }
-  query.reset();
-  for (size_t index : comparisons)
-    jobs[index].noiseFloor = store.noiseFloorFor(*jobs[index].resultId);
   return jobs;
 }
 

@@ -31,15 +31,24 @@ struct SweepRef {
 
 /// The sweep named by `selector`: a numeric id, else the latest sweep of
 /// that name; an empty selector means the latest sweep submitted.
-std::optional<SweepRef> findSweep(ResultStore &store, llvm::StringRef selector);
+llvm::Expected<std::optional<SweepRef>> findSweep(ResultStore &store,
+                                                  llvm::StringRef selector);
 
 /// Why `selector` names no sweep, for an error line: the database and the
 /// sweeps it holds (the newest few, as `name (#id)`), or that it has none.
-std::string describeMissingSweep(ResultStore &store, llvm::StringRef selector,
-                                 llvm::StringRef databasePath);
+llvm::Expected<std::string> describeMissingSweep(ResultStore &store,
+                                                 llvm::StringRef selector,
+                                                 llvm::StringRef databasePath);
+
+/// The sweep `selector` names (findSweep); when there is none, an error
+/// whose message is describeMissingSweep's.
+llvm::Expected<SweepRef> requireSweep(ResultStore &store,
+                                      llvm::StringRef selector,
+                                      llvm::StringRef databasePath);
 
 /// Jobs in submission order (models in spec order, then variants).
-std::vector<JobRecord> loadSweepJobs(ResultStore &store, int64_t sweepId);
+llvm::Expected<std::vector<JobRecord>> loadSweepJobs(ResultStore &store,
+                                                     int64_t sweepId);
 
 enum class Dimension { Model, Variant };
 std::optional<Dimension> parseDimension(llvm::StringRef name);

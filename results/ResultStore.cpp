@@ -19,6 +19,8 @@ double unixNow() {
       .count();
 }
 
+char StoreError::ID;
+
 bool StoreError::isFull() const { return code == SQLITE_FULL; }
 bool StoreError::isBusy() const {
   return code == SQLITE_BUSY || code == SQLITE_LOCKED;
@@ -41,57 +43,91 @@ static std::string describeFailure(sqlite3 *db) {
   return llvm::formatv("database '{0}': {1}", file, sqlite3_errmsg(db)).str();
 }
 
-static void check(sqlite3 *db, int rc) {
-  if (rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW)
-    throw StoreError(describeFailure(db), rc & 0xff);
+static bool failed(int rc) {
+  return rc != SQLITE_OK && rc != SQLITE_DONE && rc != SQLITE_ROW;
+}
+
+static llvm::Error check(sqlite3 *db, int rc) {
+  if (failed(rc))
+    return llvm::make_error<StoreError>(describeFailure(db), rc & 0xff);
+  return llvm::Error::success();
+}
+
+Statement &Statement::check(int rc) {
+  if (failed(rc) && !bindFailure)
+    bindFailure.emplace(describeFailure(sqlite3_db_handle(stmt)), rc & 0xff);
+  return *this;
 }
 
 Statement &Statement::bind(int index, int64_t value) {
-  check(sqlite3_db_handle(stmt), sqlite3_bind_int64(stmt, index, value));
-  return *this;
+  return check(sqlite3_bind_int64(stmt, index, value));
 }
 Statement &Statement::bind(int index, double value) {
-  check(sqlite3_db_handle(stmt), sqlite3_bind_double(stmt, index, value));
-  return *this;
+  return check(sqlite3_bind_double(stmt, index, value));
 }
 Statement &Statement::bind(int index, llvm::StringRef text) {
-  check(sqlite3_db_handle(stmt),
-        sqlite3_bind_text(stmt, index, text.data(), text.size(),
-                          SQLITE_TRANSIENT));
-  return *this;
+  return check(sqlite3_bind_text(stmt, index, text.data(), text.size(),
+                                 SQLITE_TRANSIENT));
 }
-Statement &Statement::bindBlob(int index, llvm::StringRef bytes) {
-  check(sqlite3_db_handle(stmt),
-        sqlite3_bind_blob(stmt, index, bytes.data(), bytes.size(),
-                          SQLITE_TRANSIENT));
-  return *this;
+Statement &Statement::bind(int index, Blob blob) {
+  return check(sqlite3_bind_blob(stmt, index, blob.bytes.data(),
+                                 blob.bytes.size(), SQLITE_TRANSIENT));
 }
 Statement &Statement::bindNull(int index) {
-  check(sqlite3_db_handle(stmt), sqlite3_bind_null(stmt, index));
-  return *this;
+  return check(sqlite3_bind_null(stmt, index));
 }
 
-bool Statement::step() {
+llvm::Expected<bool> Statement::step() {
+  if (bindFailure) {
+    StoreError failure = std::move(*bindFailure);
+    reset();
+    return llvm::make_error<StoreError>(std::move(failure));
+  }
   int rc = sqlite3_step(stmt);
   if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-    StoreError error(describeFailure(sqlite3_db_handle(stmt)), rc & 0xff);
+    auto error = llvm::make_error<StoreError>(
+        describeFailure(sqlite3_db_handle(stmt)), rc & 0xff);
     // Reset at once: left active, a failed statement keeps its read
     // transaction open until its next use.
     sqlite3_reset(stmt);
-    throw error;
+    return std::move(error);
   }
   return rc == SQLITE_ROW;
 }
 
-void Statement::run() {
-  while (step()) {
+llvm::Error Statement::run() {
+  return forEachRow([](const Statement &) {});
+}
+
+llvm::Error
+Statement::forEachRow(llvm::function_ref<void(const Statement &)> onRow) {
+  while (true) {
+    llvm::Expected<bool> row = step();
+    if (!row)
+      return row.takeError();
+    if (!*row)
+      break;
+    onRow(*this);
   }
   reset();
+  return llvm::Error::success();
+}
+
+llvm::Error
+Statement::firstRow(llvm::function_ref<void(const Statement &)> onRow) {
+  llvm::Expected<bool> row = step();
+  if (!row)
+    return row.takeError();
+  if (*row)
+    onRow(*this);
+  reset();
+  return llvm::Error::success();
 }
 
 void Statement::reset() {
   sqlite3_reset(stmt);
   sqlite3_clear_bindings(stmt);
+  bindFailure.reset();
 }
 
 int64_t Statement::getInt(int column) const {
@@ -130,17 +166,16 @@ std::string Statement::columnName(int column) const {
 }
 bool Statement::isReadOnly() const { return sqlite3_stmt_readonly(stmt); }
 
-ResultStore::ResultStore(const std::string &path, Access access) : path(path) {
-  // A throwing constructor runs no destructor: close the handle here.
-  try {
-    open(access);
-  } catch (...) {
-    close();
-    throw;
-  }
+llvm::Expected<std::unique_ptr<ResultStore>>
+ResultStore::open(const std::string &path, Access access) {
+  // The destructor closes what a failed connect left open.
+  std::unique_ptr<ResultStore> store(new ResultStore(path));
+  if (llvm::Error error = store->connect(access))
+    return std::move(error);
+  return std::move(store);
 }
 
-void ResultStore::open(Access access) {
+llvm::Error ResultStore::connect(Access access) {
   int flags = access == Access::ReadOnly
                   ? SQLITE_OPEN_READONLY
                   : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -148,7 +183,7 @@ void ResultStore::open(Access access) {
       sqlite3_open_v2(path.c_str(), &db, flags | SQLITE_OPEN_NOMUTEX, nullptr);
   if (rc != SQLITE_OK) {
     std::string message = db ? sqlite3_errmsg(db) : "out of memory";
-    throw StoreError(
+    return llvm::make_error<StoreError>(
         llvm::formatv("cannot open database '{0}': {1}", path, message).str(),
         rc & 0xff);
   }
@@ -156,43 +191,47 @@ void ResultStore::open(Access access) {
   // file; past a few seconds the caller says so and retries, rather than
   // stalling silently.
   sqlite3_busy_timeout(db, kBusyTimeoutMs);
-  checkIntegrity();
-  if (access == Access::ReadOnly) {
-    // Belt and braces: even a writable file cannot be changed through us.
-    exec("PRAGMA query_only=ON");
-    return;
-  }
+  if (llvm::Error error = checkIntegrity())
+    return error;
+  // Belt and braces: even a writable file cannot be changed through us.
+  if (access == Access::ReadOnly)
+    return exec("PRAGMA query_only=ON");
   // SQLite opens an unwritable file read-only without an error; writes
   // would fail only mid-sweep.
   if (sqlite3_db_readonly(db, "main") == 1)
-    throw StoreError(
+    return llvm::make_error<StoreError>(
         llvm::formatv("{0}: attempt to write a readonly database", path).str(),
         SQLITE_READONLY);
-  // WAL with synchronous=NORMAL: a commit survives the process being killed
-  // (what a coordinator restart needs), at a fraction of FULL's fsyncs.
-  try {
-    exec("PRAGMA journal_mode=WAL");
-    exec("PRAGMA synchronous=NORMAL");
-    // A log of at most about 1 MB between checkpoints (SQLite's default is
-    // 4 MB), so a sweep on a small disk still has room to recover once
-    // space is freed.
-    exec("PRAGMA wal_autocheckpoint=64");
-    exec("PRAGMA journal_size_limit=262144");
-    transaction([&] { applySchema(); });
-    // After the schema: a migration rebuilds tables that jobs reference,
-    // which SQLite allows only with foreign keys off (and the pragma only
-    // outside a transaction).
-    exec("PRAGMA foreign_keys=ON");
-  } catch (const StoreError &e) {
-    // A full disk says only "database or disk is full": name the file.
-    throw StoreError(
-        llvm::formatv("cannot set up database '{0}': {1}", path, e.what())
-            .str(),
-        e.sqliteCode());
-  }
+  // A full disk says only "database or disk is full": name the file.
+  return llvm::handleErrors(
+      setUpForWriting(), [&](const StoreError &error) -> llvm::Error {
+        return llvm::make_error<StoreError>(
+            llvm::formatv("cannot set up database '{0}': {1}", path,
+                          error.getMessage())
+                .str(),
+            error.sqliteCode());
+      });
 }
 
-void ResultStore::checkIntegrity() {
+llvm::Error ResultStore::setUpForWriting() {
+  // WAL with synchronous=NORMAL: a commit survives the process being killed
+  // (what a coordinator restart needs), at a fraction of FULL's fsyncs. A
+  // log of at most about 1 MB between checkpoints (SQLite's default is
+  // 4 MB), so a sweep on a small disk still has room to recover once space
+  // is freed.
+  if (llvm::Error error =
+          exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL; PRAGMA "
+               "wal_autocheckpoint=64; PRAGMA journal_size_limit=262144"))
+    return error;
+  if (llvm::Error error = transaction([&] { return applySchema(); }))
+    return error;
+  // After the schema: a migration rebuilds tables that jobs reference,
+  // which SQLite allows only with foreign keys off (and the pragma only
+  // outside a transaction).
+  return exec("PRAGMA foreign_keys=ON");
+}
+
+llvm::Error ResultStore::checkIntegrity() {
   sqlite3_stmt *stmt = nullptr;
   std::string problem;
   int rc = sqlite3_prepare_v2(db, "PRAGMA quick_check(1)", -1, &stmt, nullptr);
@@ -208,84 +247,109 @@ void ResultStore::checkIntegrity() {
   }
   sqlite3_finalize(stmt);
   if (problem.empty())
-    return;
+    return llvm::Error::success();
   // One line: quick_check prefixes its first finding with a line of its own.
   llvm::StringRef finding = llvm::StringRef(problem).trim();
   finding.consume_front("*** in database main ***");
   std::string oneLine = finding.trim().str();
   std::replace(oneLine.begin(), oneLine.end(), '\n', ' ');
-  throw StoreError(llvm::formatv("database '{0}' is damaged: {1} (restore a "
-                                 "backup, or try sqlite3's .recover)",
-                                 path, oneLine)
-                       .str(),
-                   SQLITE_CORRUPT);
+  return llvm::make_error<StoreError>(
+      llvm::formatv("database '{0}' is damaged: {1} (restore a "
+                    "backup, or try sqlite3's .recover)",
+                    path, oneLine)
+          .str(),
+      SQLITE_CORRUPT);
 }
 
-void ResultStore::applySchema() {
-  int64_t version = schemaVersion();
-  if (version > kSchemaVersion)
-    throw StoreError(llvm::formatv("its schema version {0} is newer than this "
-                                   "dispatchlab's ({1}): use the dispatchlab "
-                                   "that wrote it",
-                                   version, kSchemaVersion)
-                         .str(),
-                     SQLITE_MISMATCH);
-  bool oneResultPerKey =
-      version < kAppendOnlyResultsVersion && hasUniqueResultKeys();
-  if (oneResultPerKey) {
-    // Set the old table aside (legacy mode: jobs keep referencing the name
-    // `results`, which the schema then creates append-only).
-    addMissingColumn("results", "cpu_class", "TEXT");
-    addMissingColumn("results", "hostname", "TEXT");
-    exec("PRAGMA legacy_alter_table=ON");
-    exec("ALTER TABLE results RENAME TO results_one_per_key");
-    exec("PRAGMA legacy_alter_table=OFF");
-  }
-  exec(kResultSchemaSql);
-  // CREATE TABLE IF NOT EXISTS leaves tables of older databases as they
-  // were: add the columns introduced since.
-  addMissingColumn("jobs", "cpu_class", "TEXT NOT NULL DEFAULT ''");
-  addMissingColumn("jobs", "forced", "INTEGER NOT NULL DEFAULT 0");
-  addMissingColumn("results", "cpu_class", "TEXT");
-  addMissingColumn("results", "hostname", "TEXT");
+/// Columns introduced since the first schema: CREATE TABLE IF NOT EXISTS
+/// leaves tables of older databases as they were.
+struct AddedColumn {
+  const char *table, *column, *declaration;
+};
+static const AddedColumn kAddedColumns[] = {
+    {"jobs", "cpu_class", "TEXT NOT NULL DEFAULT ''"},
+    {"jobs", "forced", "INTEGER NOT NULL DEFAULT 0"},
+    {"results", "cpu_class", "TEXT"},
+    {"results", "hostname", "TEXT"},
+};
+
+llvm::Error ResultStore::applySchema() {
+  llvm::Expected<int64_t> version = queryInt("PRAGMA user_version");
+  if (!version)
+    return version.takeError();
+  if (*version > kSchemaVersion)
+    return llvm::make_error<StoreError>(
+        llvm::formatv("its schema version {0} is newer than this "
+                      "dispatchlab's ({1}): use the dispatchlab "
+                      "that wrote it",
+                      *version, kSchemaVersion)
+            .str(),
+        SQLITE_MISMATCH);
+  llvm::Expected<int64_t> uniqueKeys =
+      *version < kAppendOnlyResultsVersion
+          ? queryInt("SELECT COUNT(*) FROM pragma_index_list('results') "
+                     "WHERE origin = 'u'")
+          : 0;
+  if (!uniqueKeys)
+    return uniqueKeys.takeError();
+  bool oneResultPerKey = *uniqueKeys != 0;
   if (oneResultPerKey)
-    exec("INSERT INTO results(id, content_key, stats_json, provenance_json, "
-         "worker_id, wall_seconds, created_at, cpu_class, hostname) SELECT "
-         "id, content_key, stats_json, provenance_json, worker_id, "
-         "wall_seconds, created_at, cpu_class, hostname FROM "
-         "results_one_per_key; DROP TABLE results_one_per_key");
-  exec(llvm::formatv("PRAGMA user_version = {0}", kSchemaVersion));
+    if (llvm::Error error = setOneResultPerKeyAside())
+      return error;
+  if (llvm::Error error = exec(kResultSchemaSql))
+    return error;
+  for (const AddedColumn &added : kAddedColumns)
+    if (llvm::Error error =
+            addMissingColumn(added.table, added.column, added.declaration))
+      return error;
+  if (oneResultPerKey)
+    if (llvm::Error error = exec(
+            "INSERT INTO results(id, content_key, stats_json, "
+            "provenance_json, worker_id, wall_seconds, created_at, cpu_class, "
+            "hostname) SELECT id, content_key, stats_json, provenance_json, "
+            "worker_id, wall_seconds, created_at, cpu_class, hostname FROM "
+            "results_one_per_key; DROP TABLE results_one_per_key"))
+      return error;
+  return exec(llvm::formatv("PRAGMA user_version = {0}", kSchemaVersion));
 }
 
-int64_t ResultStore::schemaVersion() {
-  Statement &query = prepare("PRAGMA user_version");
-  query.step();
-  int64_t version = query.getInt(0);
-  query.reset();
-  return version;
+llvm::Error ResultStore::setOneResultPerKeyAside() {
+  // Legacy mode: jobs keep referencing the name `results`, which the schema
+  // then creates append-only.
+  for (const char *column : {"cpu_class", "hostname"})
+    if (llvm::Error error = addMissingColumn("results", column, "TEXT"))
+      return error;
+  return exec("PRAGMA legacy_alter_table=ON; ALTER TABLE results RENAME TO "
+              "results_one_per_key; PRAGMA legacy_alter_table=OFF");
 }
 
-bool ResultStore::hasUniqueResultKeys() {
-  Statement &query = prepare(
-      "SELECT COUNT(*) FROM pragma_index_list('results') WHERE origin = 'u'");
-  query.step();
-  bool unique = query.getInt(0) != 0;
-  query.reset();
-  return unique;
+llvm::Expected<int64_t> ResultStore::queryInt(const std::string &sql) {
+  llvm::Expected<Statement &> query = prepare(sql);
+  if (!query)
+    return query.takeError();
+  int64_t value = 0;
+  if (llvm::Error error =
+          query->firstRow([&](const Statement &row) { value = row.getInt(0); }))
+    return std::move(error);
+  return value;
 }
 
-void ResultStore::addMissingColumn(llvm::StringRef table,
-                                   llvm::StringRef column,
-                                   llvm::StringRef declaration) {
-  Statement &find =
-      prepare("SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2");
-  find.bind(1, table).bind(2, column);
-  find.step();
-  bool present = find.getInt(0) != 0;
-  find.reset();
-  if (!present)
-    exec(llvm::formatv("ALTER TABLE {0} ADD COLUMN {1} {2}", table, column,
-                       declaration));
+llvm::Error ResultStore::addMissingColumn(llvm::StringRef table,
+                                          llvm::StringRef column,
+                                          llvm::StringRef declaration) {
+  llvm::Expected<Statement &> find =
+      query("SELECT COUNT(*) FROM pragma_table_info(?1) WHERE name = ?2", table,
+            column);
+  if (!find)
+    return find.takeError();
+  bool present = false;
+  if (llvm::Error error = find->firstRow(
+          [&](const Statement &row) { present = row.getInt(0) != 0; }))
+    return error;
+  if (present)
+    return llvm::Error::success();
+  return exec(llvm::formatv("ALTER TABLE {0} ADD COLUMN {1} {2}", table, column,
+                            declaration));
 }
 
 ResultStore::~ResultStore() { close(); }
@@ -310,20 +374,24 @@ bool ResultStore::hasStatement(const char *sql) {
   return rc != SQLITE_OK || next;
 }
 
-Statement &ResultStore::prepare(const std::string &sql) {
+llvm::Expected<Statement &> ResultStore::prepare(const std::string &sql) {
   auto it = statements.find(sql);
   if (it == statements.end()) {
     sqlite3_stmt *stmt = nullptr;
     const char *tail = nullptr;
-    check(db, sqlite3_prepare_v2(db, sql.c_str(), sql.size(), &stmt, &tail));
+    if (llvm::Error error = check(
+            db, sqlite3_prepare_v2(db, sql.c_str(), sql.size(), &stmt, &tail)))
+      return std::move(error);
     if (!stmt)
-      throw EmptyStatementError("no SQL statement in '" + sql + "'");
+      return llvm::make_error<StoreError>("no SQL statement in '" + sql + "'",
+                                          0, StoreError::Kind::EmptyStatement);
     if (hasStatement(tail)) {
       sqlite3_finalize(stmt);
-      throw SecondStatementError(
+      return llvm::make_error<StoreError>(
           llvm::formatv("one statement at a time: '{0}' follows the first",
                         llvm::StringRef(tail).ltrim(" \t\r\n;").rtrim())
-              .str());
+              .str(),
+          0, StoreError::Kind::SecondStatement);
     }
     it = statements.emplace(sql, std::make_unique<Statement>(stmt)).first;
   }
@@ -331,18 +399,35 @@ Statement &ResultStore::prepare(const std::string &sql) {
   return *it->second;
 }
 
-void ResultStore::exec(const std::string &sql) {
+llvm::Error ResultStore::exec(const std::string &sql) {
   char *message = nullptr;
   if (int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &message);
       rc != SQLITE_OK) {
     std::string text = message ? message : sqlite3_errmsg(db);
     sqlite3_free(message);
-    throw StoreError(llvm::formatv("sqlite: {0}", text).str(), rc & 0xff);
+    return llvm::make_error<StoreError>(
+        llvm::formatv("sqlite: {0}", text).str(), rc & 0xff);
   }
+  return llvm::Error::success();
 }
 
-void ResultStore::begin() { exec("BEGIN IMMEDIATE"); }
-void ResultStore::commit() { exec("COMMIT"); }
+llvm::Error ResultStore::begin() { return exec("BEGIN IMMEDIATE"); }
+
+llvm::Error ResultStore::finish(llvm::Error failure) {
+  if (!failure)
+    failure = exec("COMMIT");
+  if (!failure)
+    return llvm::Error::success();
+  rollback();
+  return llvm::handleErrors(
+      std::move(failure),
+      [&](std::unique_ptr<StoreError> error) -> llvm::Error {
+        if (error->isFull())
+          reclaimLogSpace();
+        return llvm::Error(std::move(error));
+      });
+}
+
 void ResultStore::rollback() {
   if (!sqlite3_get_autocommit(db))
     sqlite3_exec(db, "ROLLBACK", nullptr, nullptr, nullptr);
@@ -364,80 +449,75 @@ int64_t ResultStore::lastInsertId() const {
   return sqlite3_last_insert_rowid(db);
 }
 
-void ResultStore::putModel(llvm::StringRef hash, llvm::StringRef name,
-                           llvm::StringRef extension, llvm::StringRef content) {
-  prepare("INSERT OR IGNORE INTO models(hash, name, extension, content) "
-          "VALUES (?1, ?2, ?3, ?4)")
-      .bind(1, hash)
-      .bind(2, name)
-      .bind(3, extension)
-      .bindBlob(4, content)
-      .run();
+llvm::Error ResultStore::putModel(llvm::StringRef hash, llvm::StringRef name,
+                                  llvm::StringRef extension,
+                                  llvm::StringRef content) {
+  return run("INSERT OR IGNORE INTO models(hash, name, extension, content) "
+             "VALUES (?1, ?2, ?3, ?4)",
+             hash, name, extension, Blob{content});
 }
 
-std::optional<StoredModel> ResultStore::getModel(llvm::StringRef hash) {
-  Statement &query =
-      prepare("SELECT name, extension, content FROM models WHERE hash = ?1");
-  query.bind(1, hash);
+llvm::Expected<std::optional<StoredModel>>
+ResultStore::getModel(llvm::StringRef hash) {
+  llvm::Expected<Statement &> query = this->query(
+      "SELECT name, extension, content FROM models WHERE hash = ?1", hash);
+  if (!query)
+    return query.takeError();
   std::optional<StoredModel> model;
-  if (query.step())
-    model = StoredModel{query.getText(0), query.getText(1), query.getText(2)};
-  query.reset();
+  if (llvm::Error error = query->firstRow([&](const Statement &row) {
+        model = StoredModel{row.getText(0), row.getText(1), row.getText(2)};
+      }))
+    return std::move(error);
   return model;
 }
 
-int64_t ResultStore::addWorker(const WorkerRecord &worker, double now) {
-  prepare("INSERT INTO workers(hostname, cpu, cores, features, llvm_version, "
-          "dispatchlab_commit, slots, registered_at, last_seen) "
-          "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)")
-      .bind(1, worker.hostname)
-      .bind(2, worker.cpu)
-      .bind(3, worker.cores)
-      .bind(4, worker.features)
-      .bind(5, worker.llvmVersion)
-      .bind(6, worker.dispatchlabCommit)
-      .bind(7, worker.slots)
-      .bind(8, now)
-      .run();
+llvm::Expected<int64_t> ResultStore::addWorker(const WorkerRecord &worker,
+                                               double now) {
+  if (llvm::Error error =
+          run("INSERT INTO workers(hostname, cpu, cores, features, "
+              "llvm_version, dispatchlab_commit, slots, registered_at, "
+              "last_seen) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?8)",
+              worker.hostname, worker.cpu, worker.cores, worker.features,
+              worker.llvmVersion, worker.dispatchlabCommit, worker.slots, now))
+    return std::move(error);
   return lastInsertId();
 }
 
-void ResultStore::touchWorker(int64_t workerId, double now) {
-  prepare("UPDATE workers SET last_seen = ?2 WHERE id = ?1")
-      .bind(1, workerId)
-      .bind(2, now)
-      .run();
+llvm::Error ResultStore::touchWorker(int64_t workerId, double now) {
+  return run("UPDATE workers SET last_seen = ?2 WHERE id = ?1", workerId, now);
 }
 
-std::optional<int64_t> ResultStore::findResult(llvm::StringRef contentKey) {
-  Statement &query = prepare("SELECT MAX(id) FROM results WHERE content_key = "
-                             "?1");
-  query.bind(1, contentKey);
+llvm::Expected<std::optional<int64_t>>
+ResultStore::findResult(llvm::StringRef contentKey) {
+  llvm::Expected<Statement &> query = this->query(
+      "SELECT MAX(id) FROM results WHERE content_key = ?1", contentKey);
+  if (!query)
+    return query.takeError();
   std::optional<int64_t> id;
-  if (query.step() && !query.isNull(0))
-    id = query.getInt(0);
-  query.reset();
+  if (llvm::Error error = query->firstRow([&](const Statement &row) {
+        if (!row.isNull(0))
+          id = row.getInt(0);
+      }))
+    return std::move(error);
   return id;
 }
 
-int64_t ResultStore::putResult(llvm::StringRef contentKey,
-                               llvm::StringRef statsJson,
-                               llvm::StringRef provenanceJson, int64_t workerId,
-                               double wallSeconds, double now) {
-  prepare("INSERT INTO results(content_key, stats_json, provenance_json, "
+llvm::Expected<int64_t> ResultStore::putResult(llvm::StringRef contentKey,
+                                               llvm::StringRef statsJson,
+                                               llvm::StringRef provenanceJson,
+                                               int64_t workerId,
+                                               double wallSeconds, double now) {
+  if (llvm::Error error = run(
+          "INSERT INTO results(content_key, stats_json, provenance_json, "
           "worker_id, wall_seconds, created_at, cpu_class, hostname) "
-          "SELECT ?1, ?2, ?3, ?4, ?5, ?6, w.cpu, w.hostname FROM (SELECT 1) "
-          "LEFT JOIN workers w ON w.id = ?4")
-      .bind(1, contentKey)
-      .bind(2, statsJson)
-      .bind(3, provenanceJson)
-      .bind(4, workerId)
-      .bind(5, wallSeconds)
-      .bind(6, now)
-      .run();
+          "SELECT ?1, ?2, ?3, ?4, ?5, ?6, w.cpu, w.hostname FROM (SELECT "
+          "1) LEFT JOIN workers w ON w.id = ?4",
+          contentKey, statsJson, provenanceJson, workerId, wallSeconds, now))
+    return std::move(error);
   int64_t id = lastInsertId();
   // The JSON paths are results.proto's CompileStats.comparison.noise_floor.
-  prepare("INSERT INTO noise_floors(result_id, hostname, cpu_class, rounds, "
+  if (llvm::Error error = run(
+          "INSERT INTO noise_floors(result_id, hostname, cpu_class, rounds, "
           "median, ci_low, ci_high, created_at) SELECT id, hostname, "
           "cpu_class, json_extract(stats_json, '$.comparison.noise_floor."
           "rounds'), json_extract(stats_json, '$.comparison.noise_floor."
@@ -445,27 +525,30 @@ int64_t ResultStore::putResult(llvm::StringRef contentKey,
           "ci_low'), json_extract(stats_json, '$.comparison.noise_floor."
           "ci_high'), created_at FROM results WHERE id = ?1 AND CASE WHEN "
           "json_valid(stats_json) THEN json_type(stats_json, "
-          "'$.comparison.noise_floor.median') END IN ('real', 'integer')")
-      .bind(1, id)
-      .run();
+          "'$.comparison.noise_floor.median') END IN ('real', 'integer')",
+          id))
+    return std::move(error);
   return id;
 }
 
-std::optional<NoiseFloor> ResultStore::noiseFloorFor(int64_t resultId) {
-  Statement &query = prepare(
+llvm::Expected<std::optional<NoiseFloor>>
+ResultStore::noiseFloorFor(int64_t resultId) {
+  llvm::Expected<Statement &> query = this->query(
       "SELECT f.result_id, COALESCE(f.hostname, ''), "
       "COALESCE(f.cpu_class, ''), f.rounds, f.median, f.ci_low, f.ci_high "
       "FROM noise_floors f JOIN results r ON r.id = ?1 "
       "WHERE f.hostname IS r.hostname AND f.cpu_class IS r.cpu_class "
-      "ORDER BY f.result_id = r.id DESC, f.result_id DESC LIMIT 1");
-  query.bind(1, resultId);
+      "ORDER BY f.result_id = r.id DESC, f.result_id DESC LIMIT 1",
+      resultId);
+  if (!query)
+    return query.takeError();
   std::optional<NoiseFloor> floor;
-  if (query.step())
-    floor =
-        NoiseFloor{query.getInt(0),   query.getText(1),   query.getText(2),
-                   query.getInt(3),   query.getDouble(4), query.getDouble(5),
-                   query.getDouble(6)};
-  query.reset();
+  if (llvm::Error error = query->firstRow([&](const Statement &row) {
+        floor = NoiseFloor{row.getInt(0),   row.getText(1),   row.getText(2),
+                           row.getInt(3),   row.getDouble(4), row.getDouble(5),
+                           row.getDouble(6)};
+      }))
+    return std::move(error);
   return floor;
 }
 

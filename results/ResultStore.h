@@ -12,27 +12,44 @@
 
 #include "results/NoiseFloor.h"
 
+#include "llvm/ADT/STLFunctionalExtras.h"
 #include "llvm/ADT/StringRef.h"
+#include "llvm/Support/Error.h"
 
 #include <cstdint>
 #include <map>
 #include <memory>
 #include <optional>
-#include <stdexcept>
 #include <string>
+#include <type_traits>
 
 struct sqlite3;
 struct sqlite3_stmt;
 
 namespace dispatchlab {
 
-/// Any SQLite failure; the message names the statement's error.
-class StoreError : public std::runtime_error {
+/// Any SQLite failure; the message names the statement's error. Callers
+/// that act on the SQLite code (retry, reclaim space) take it out with
+/// llvm::handleErrors.
+class StoreError : public llvm::ErrorInfo<StoreError> {
 public:
-  explicit StoreError(const std::string &message, int code = 0)
-      : std::runtime_error(message), code(code) {}
+  static char ID;
+  /// A failure SQLite reported, or SQL text `prepare` refused before
+  /// SQLite ran it: no statement (empty, blanks, a comment, a lone ';'), or
+  /// a second statement after the first (`prepare` runs one).
+  enum class Kind { Sqlite, EmptyStatement, SecondStatement };
+
+  explicit StoreError(std::string message, int code = 0,
+                      Kind kind = Kind::Sqlite)
+      : message(std::move(message)), code(code), kind(kind) {}
+  void log(llvm::raw_ostream &os) const override { os << message; }
+  std::error_code convertToErrorCode() const override {
+    return llvm::inconvertibleErrorCode();
+  }
+  const std::string &getMessage() const { return message; }
   /// SQLite's primary result code (SQLITE_FULL, ...); 0 when not from SQLite.
   int sqliteCode() const { return code; }
+  Kind getKind() const { return kind; }
   /// The disk or the database's page limit is full: a later retry may work.
   bool isFull() const;
   /// Locked by another connection past the busy timeout.
@@ -41,22 +58,19 @@ public:
   bool isUnwritable() const;
 
 private:
+  std::string message;
   int code;
+  Kind kind;
 };
 
-/// SQL text holding no statement (empty, blanks, a comment, a lone ';').
-class EmptyStatementError : public StoreError {
-public:
-  using StoreError::StoreError;
-};
-
-/// SQL text holding a second statement after the first: `prepare` runs one.
-class SecondStatementError : public StoreError {
-public:
-  using StoreError::StoreError;
+/// Bytes bound as a BLOB rather than as TEXT.
+struct Blob {
+  llvm::StringRef bytes;
 };
 
 /// A prepared statement, reset on every `bind` round. Owned by the store.
+/// A failed bind is kept and returned by the next step() or run(), so a
+/// round of binds reads as one chain with one check.
 class Statement {
 public:
   explicit Statement(sqlite3_stmt *stmt) : stmt(stmt) {}
@@ -64,12 +78,27 @@ public:
   Statement &bind(int index, int64_t value);
   Statement &bind(int index, double value);
   Statement &bind(int index, llvm::StringRef text);
-  Statement &bindBlob(int index, llvm::StringRef bytes);
+  Statement &bind(int index, Blob bytes);
+  /// NULL when empty (what an unbound parameter is too).
+  template <typename T>
+  Statement &bind(int index, const std::optional<T> &value) {
+    return value ? bind(index, *value) : bindNull(index);
+  }
   Statement &bindNull(int index);
+  /// Binds `values` to ?1, ?2, ... in order.
+  template <typename... Values> Statement &bindAll(const Values &...values) {
+    int index = 0;
+    (bind(++index, values), ...);
+    return *this;
+  }
   /// Advances; true while a row is available.
-  bool step();
+  llvm::Expected<bool> step();
   /// Runs a statement that returns no rows, then resets it.
-  void run();
+  llvm::Error run();
+  /// Calls `onRow` for every row, then resets.
+  llvm::Error forEachRow(llvm::function_ref<void(const Statement &)> onRow);
+  /// Calls `onRow` for the first row if there is one, then resets.
+  llvm::Error firstRow(llvm::function_ref<void(const Statement &)> onRow);
   void reset();
   int64_t getInt(int column) const;
   double getDouble(int column) const;
@@ -85,7 +114,11 @@ public:
   bool isReadOnly() const;
 
 private:
+  /// Keeps the first failure of a bind round for step() to return.
+  Statement &check(int rc);
+
   sqlite3_stmt *stmt;
+  std::optional<StoreError> bindFailure;
 };
 
 struct WorkerRecord {
@@ -106,38 +139,48 @@ public:
   /// SQLite's quick_check, and `ReadWrite` must be able to write it: a
   /// damaged or read-only database is refused here, naming the file, rather
   /// than failing later mid-sweep.
-  explicit ResultStore(const std::string &path,
-                       Access access = Access::ReadWrite);
+  static llvm::Expected<std::unique_ptr<ResultStore>>
+  open(const std::string &path, Access access = Access::ReadWrite);
   ~ResultStore();
   ResultStore(const ResultStore &) = delete;
   ResultStore &operator=(const ResultStore &) = delete;
 
-  /// A cached prepared statement for `sql`, reset and unbound; SQL with a
-  /// second statement after the first is refused (SecondStatementError).
-  Statement &prepare(const std::string &sql);
-  void exec(const std::string &sql);
+  /// A cached prepared statement for `sql`, reset and unbound; SQL with no
+  /// statement or a second statement after the first is refused
+  /// (StoreError::Kind).
+  llvm::Expected<Statement &> prepare(const std::string &sql);
+  /// `sql` prepared with `values` bound to ?1, ?2, ..., ready to step.
+  template <typename... Values>
+  llvm::Expected<Statement &> query(const std::string &sql,
+                                    const Values &...values) {
+    llvm::Expected<Statement &> statement = prepare(sql);
+    if (statement)
+      statement->bindAll(values...);
+    return statement;
+  }
+  /// Runs `sql`, which returns no rows, with `values` bound to ?1, ?2, ...
+  template <typename... Values>
+  llvm::Error run(const std::string &sql, const Values &...values) {
+    llvm::Expected<Statement &> statement = query(sql, values...);
+    if (!statement)
+      return statement.takeError();
+    return statement->run();
+  }
+  llvm::Error exec(const std::string &sql);
 
-  /// Runs `body` in one IMMEDIATE transaction: committed if it returns,
-  /// rolled back if it throws.
-  template <typename Fn> auto transaction(Fn &&body) {
-    begin();
-    try {
-      if constexpr (std::is_void_v<decltype(body())>) {
-        body();
-        commit();
-      } else {
-        auto result = body();
-        commit();
-        return result;
-      }
-    } catch (const StoreError &error) {
-      rollback();
-      if (error.isFull())
-        reclaimLogSpace();
-      throw;
-    } catch (...) {
-      rollback();
-      throw;
+  /// Runs `body`, which returns llvm::Error or llvm::Expected<T>, in one
+  /// IMMEDIATE transaction: committed if it succeeds, rolled back if it
+  /// fails (and the log's space reclaimed when the disk is full).
+  template <typename Fn> auto transaction(Fn &&body) -> decltype(body()) {
+    if (llvm::Error error = begin())
+      return std::move(error);
+    if constexpr (std::is_same_v<decltype(body()), llvm::Error>) {
+      return finish(body());
+    } else {
+      auto result = body();
+      if (llvm::Error error = finish(result.takeError()))
+        return std::move(error);
+      return result;
     }
   }
 
@@ -149,27 +192,29 @@ public:
   int64_t lastInsertId() const;
 
   /// Stores model bytes under their hash (kept if already there).
-  void putModel(llvm::StringRef hash, llvm::StringRef name,
-                llvm::StringRef extension, llvm::StringRef content);
-  std::optional<StoredModel> getModel(llvm::StringRef hash);
+  llvm::Error putModel(llvm::StringRef hash, llvm::StringRef name,
+                       llvm::StringRef extension, llvm::StringRef content);
+  llvm::Expected<std::optional<StoredModel>> getModel(llvm::StringRef hash);
 
-  int64_t addWorker(const WorkerRecord &worker, double now);
-  void touchWorker(int64_t workerId, double now);
+  llvm::Expected<int64_t> addWorker(const WorkerRecord &worker, double now);
+  llvm::Error touchWorker(int64_t workerId, double now);
 
   /// The id of the newest successful result stored for `contentKey`, if
   /// any: what a job of that key reuses.
-  std::optional<int64_t> findResult(llvm::StringRef contentKey);
+  llvm::Expected<std::optional<int64_t>> findResult(llvm::StringRef contentKey);
   /// Adds a successful result and returns its id, with the CPU class and
   /// host `workerId` registered. Results are append-only: a rerun of a key
   /// adds a row, so jobs pointing at an earlier one keep their numbers. A
   /// comparison's A/A interval also becomes a row of noise_floors.
-  int64_t putResult(llvm::StringRef contentKey, llvm::StringRef statsJson,
-                    llvm::StringRef provenanceJson, int64_t workerId,
-                    double wallSeconds, double now);
+  llvm::Expected<int64_t> putResult(llvm::StringRef contentKey,
+                                    llvm::StringRef statsJson,
+                                    llvm::StringRef provenanceJson,
+                                    int64_t workerId, double wallSeconds,
+                                    double now);
   /// The noise floor that judges result `resultId`: its own A/A interval
   /// when it measured one, else the newest stored for the host and CPU
   /// class that produced it; nothing when there is none.
-  std::optional<NoiseFloor> noiseFloorFor(int64_t resultId);
+  llvm::Expected<std::optional<NoiseFloor>> noiseFloorFor(int64_t resultId);
   /// Rows changed by the last statement.
   int changes() const;
   /// SQLite's message for the last failure, without the statement text.
@@ -185,20 +230,26 @@ public:
   static constexpr int64_t kSchemaVersion = kAppendOnlyResultsVersion;
 
 private:
-  void open(Access access);
+  explicit ResultStore(const std::string &path) : path(path) {}
+  llvm::Error connect(Access access);
+  /// Journal settings and the schema of a database opened for writing.
+  llvm::Error setUpForWriting();
   bool hasStatement(const char *sql);
-  /// Throws unless PRAGMA quick_check finds the file sound.
-  void checkIntegrity();
+  /// Fails unless PRAGMA quick_check finds the file sound.
+  llvm::Error checkIntegrity();
   void close();
   /// Creates missing tables and columns and migrates older databases.
-  void applySchema();
-  int64_t schemaVersion();
-  /// True for a results table of schema version 0 (one result per key).
-  bool hasUniqueResultKeys();
-  void addMissingColumn(llvm::StringRef table, llvm::StringRef column,
-                        llvm::StringRef declaration);
-  void begin();
-  void commit();
+  llvm::Error applySchema();
+  /// Renames a results table of schema version 0 (one result per key) for
+  /// applySchema to copy into the append-only one.
+  llvm::Error setOneResultPerKeyAside();
+  /// The first column of the first row of `sql`, an integer.
+  llvm::Expected<int64_t> queryInt(const std::string &sql);
+  llvm::Error addMissingColumn(llvm::StringRef table, llvm::StringRef column,
+                               llvm::StringRef declaration);
+  llvm::Error begin();
+  /// Commits unless `failure`; rolls back if that or the commit failed.
+  llvm::Error finish(llvm::Error failure);
   void rollback();
 
   std::string path;

@@ -4,9 +4,26 @@
 
 namespace dispatchlab {
 
-std::vector<SweepListing> listSweeps(ResultStore &store) {
+/// A sweep of the row `listSweeps` selects.
+static SweepListing sweepListing(const Statement &row) {
+  SweepListing sweep;
+  sweep.id = row.getInt(0);
+  sweep.name = row.getText(1);
+  sweep.specHash = row.getText(2);
+  sweep.submittedAt = row.getDouble(3);
+  sweep.jobs = row.getInt(4);
+  sweep.done = row.getInt(5);
+  sweep.cached = row.getInt(6);
+  sweep.failed = row.getInt(7);
+  sweep.pending = row.getInt(8);
+  sweep.running = row.getInt(9);
+  sweep.commits = row.getText(10);
+  return sweep;
+}
+
+llvm::Expected<std::vector<SweepListing>> listSweeps(ResultStore &store) {
   // A failure keeps the provenance it ran under; a result has its own.
-  Statement &query = store.prepare(
+  llvm::Expected<Statement &> query = store.query(
       "SELECT s.id, s.name, s.spec_hash, s.submitted_at, COUNT(j.id), "
       "COALESCE(SUM(j.state = 'done'), 0), COALESCE(SUM(j.state = "
       "'cached'), 0), COALESCE(SUM(j.state = 'failed'), 0), "
@@ -17,23 +34,12 @@ std::vector<SweepListing> listSweeps(ResultStore &store) {
       "cj LEFT JOIN results r ON r.id = cj.result_id WHERE cj.sweep_id = "
       "s.id AND commit_id IS NOT NULL ORDER BY commit_id)), '') FROM sweeps "
       "s LEFT JOIN jobs j ON j.sweep_id = s.id GROUP BY s.id ORDER BY s.id");
+  if (!query)
+    return query.takeError();
   std::vector<SweepListing> sweeps;
-  while (query.step()) {
-    SweepListing sweep;
-    sweep.id = query.getInt(0);
-    sweep.name = query.getText(1);
-    sweep.specHash = query.getText(2);
-    sweep.submittedAt = query.getDouble(3);
-    sweep.jobs = query.getInt(4);
-    sweep.done = query.getInt(5);
-    sweep.cached = query.getInt(6);
-    sweep.failed = query.getInt(7);
-    sweep.pending = query.getInt(8);
-    sweep.running = query.getInt(9);
-    sweep.commits = query.getText(10);
-    sweeps.push_back(std::move(sweep));
-  }
-  query.reset();
+  if (llvm::Error error = query->forEachRow(
+          [&](const Statement &row) { sweeps.push_back(sweepListing(row)); }))
+    return std::move(error);
   return sweeps;
 }
 

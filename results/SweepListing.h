@@ -29,7 +29,7 @@ struct SweepListing {
 };
 
 /// Every sweep, oldest first.
-std::vector<SweepListing> listSweeps(ResultStore &store);
+llvm::Expected<std::vector<SweepListing>> listSweeps(ResultStore &store);
 
 } // namespace dispatchlab
 

@@ -32,8 +32,7 @@ Worker::Worker(WorkerConfig config)
             [this](const std::string &line) {
               // Until it first answers, it may be a coordinator that wants
               // TLS.
-              bool hint =
-                  workerId == 0 && this->config.client.tlsCaPath.empty();
+              bool hint = workerId == 0 && !this->config.client.tlsCaPem;
               notice(hint ? line + " (if it uses TLS, pass --tls-ca)" : line);
             }),
       cores(getAllowedCpus(), kCoreLockDir) {

@@ -125,6 +125,7 @@ static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
   try {
     onnx::checker::check_model(model);
   } catch (const std::exception &exception) {
+    // The ONNX library's own exception: the only kind dispatchlab catches.
     return llvm::createStringError("invalid ONNX model: " +
                                    toOneLine(exception.what()));
   }
@@ -137,6 +138,7 @@ static llvm::Error checkAndInferShapes(onnx::ModelProto &model) {
     onnx::shape_inference::InferShapes(
         model, onnx::OpSchemaRegistry::Instance(), inferenceOptions);
   } catch (const std::exception &exception) {
+    // The ONNX library's own exception, as above.
     return llvm::createStringError("ONNX shape inference failed: " +
                                    toOneLine(exception.what()));
   }

@@ -72,6 +72,7 @@ static llvm::Expected<onnx::ModelProto> parseOnnxText(llvm::StringRef text) {
       return llvm::createStringError("cannot parse ONNX text: " +
                                      toOneLine(status.ErrorMessage()));
   } catch (const std::exception &exception) {
+    // The ONNX library's own exception: the only kind dispatchlab catches.
     return llvm::createStringError("cannot parse ONNX text: " +
                                    toOneLine(exception.what()));
   }

@@ -18,6 +18,18 @@
 
 using namespace dispatchlab;
 
+/// Returns once sweep `sweepId` finished, or the store failed.
+static llvm::Error waitForSweep(JobQueue &queue, int64_t sweepId) {
+  while (true) {
+    llvm::Expected<SweepCounts> counts = queue.counts(sweepId);
+    if (!counts)
+      return counts.takeError();
+    if (counts->finished())
+      return llvm::Error::success();
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
 static void BM_NoopJobs(benchmark::State &state) {
   const int workers = state.range(0);
   const int jobsPerIteration = 2000;
@@ -25,7 +37,15 @@ static void BM_NoopJobs(benchmark::State &state) {
   llvm::sys::fs::createUniqueDirectory("sweep-bench", dir);
   ServerConfig config;
   config.dbPath = std::string(dir) + "/bench.db";
-  CoordinatorServer server(config);
+  llvm::Expected<std::unique_ptr<CoordinatorServer>> started =
+      CoordinatorServer::start(config);
+  if (!started) {
+    state.SkipWithError(llvm::toString(started.takeError()).c_str());
+    llvm::sys::fs::remove_directories(dir);
+    return;
+  }
+  CoordinatorServer &server = **started;
+  JobQueue &queue = server.getQueue();
   KeyContext context = KeyContext::current();
 
   int64_t jobsRun = 0;
@@ -42,24 +62,31 @@ static void BM_NoopJobs(benchmark::State &state) {
       jobs.push_back({"m", hash, variant, withDefaults({}),
                       contentKey(hash, variant, withDefaults({}), context)});
     }
-    SubmitResult submitted =
-        server.getQueue().submit("bench", "", models, jobs, false, unixNow());
+    llvm::Expected<SubmitResult> submitted =
+        queue.submit("bench", "", models, jobs, false, unixNow());
+    if (!submitted) {
+      state.SkipWithError(llvm::toString(submitted.takeError()).c_str());
+      break;
+    }
     std::atomic<bool> stop{false};
     std::vector<std::unique_ptr<Worker>> pool;
     for (int i = 0; i < workers; ++i)
-      pool.push_back(std::make_unique<Worker>(WorkerConfig{
-          {server.address(), "", ""}, 1, "/proc/self/exe", nullptr}));
+      pool.push_back(std::make_unique<Worker>(
+          WorkerConfig{{server.address(), ""}, 1, "/proc/self/exe", nullptr}));
     state.ResumeTiming();
 
     std::vector<std::thread> threads;
     for (auto &worker : pool)
       threads.emplace_back(
           [&, w = worker.get()] { llvm::consumeError(w->run(stop)); });
-    while (!server.getQueue().counts(submitted.sweepId).finished())
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    llvm::Error failure = waitForSweep(queue, submitted->sweepId);
     stop = true;
     for (std::thread &thread : threads)
       thread.join();
+    if (failure) {
+      state.SkipWithError(llvm::toString(std::move(failure)).c_str());
+      break;
+    }
     jobsRun += jobsPerIteration;
   }
   state.counters["jobs/s"] =

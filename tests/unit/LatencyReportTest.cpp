@@ -2,6 +2,7 @@
 
 #include "results/Formatters.h"
 #include "results/ReportQueries.h"
+#include "tests/unit/ErrorChecks.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
@@ -30,11 +31,11 @@ protected:
   void SetUp() override {
     std::vector<double> nine = {10, 11, 12, 13, 14, 10.5, 11.5, 12.5, 13.5};
     std::vector<double> five = {2.0, 2.2, 2.1, 2.4, 2.3};
-    store.transaction([&] {
+    checked(store->transaction([&] {
       for (const char *model : {"a.mlir", "b.mlir", "c.mlir"})
-        store.putModel(model, model, ".mlir", model);
-      store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, "
-                 "submitted_at) VALUES ('runs', 'x', '', 0)");
+        checked(store->putModel(model, model, ".mlir", model));
+      checked(store->exec("INSERT INTO sweeps(name, spec_hash, spec_text, "
+                          "submitted_at) VALUES ('runs', 'x', '', 0)"));
       addRun("a.mlir", "base", nine, true);
       addRun("a.mlir", "fast", scaled(nine, 0.5), true);
       addRun("a.mlir", "same", nine, true);
@@ -43,11 +44,11 @@ protected:
       addRun("b.mlir", "same", nine, true);
       addRun("c.mlir", "base", five, true);
       addRun("c.mlir", "fast", scaled(five, 0.8), true);
-      insertJob("c.mlir", "same", "failed", "csame")
+      return insertJob("c.mlir", "same", "failed", "csame")
           .bindNull(7)
           .bind(8, llvm::StringRef("timed out after 60 s"))
           .run();
-    });
+    }));
   }
 
   void addRun(const char *model, const char *variant,
@@ -60,19 +61,23 @@ protected:
     if (keepSamples)
       latency += ", \"samples_ms\": [" + llvm::join(texts, ", ") + "]";
     std::string key = std::string(model) + variant;
-    int64_t result = store.putResult(
+    int64_t result = checked(store->putResult(
         key, "{\"dispatches\": 3, \"run\": {\"latency\": {" + latency + "}}}",
-        "{}", store.addWorker({}, 0), 0.5, 0);
-    insertJob(model, variant, "done", key).bind(7, result).bindNull(8).run();
+        "{}", checked(store->addWorker({}, 0)), 0.5, 0));
+    checked(insertJob(model, variant, "done", key)
+                .bind(7, result)
+                .bindNull(8)
+                .run());
   }
 
   Statement &insertJob(const char *model, const char *variant,
                        const char *state, const std::string &key) {
-    return store
-        .prepare("INSERT INTO jobs(sweep_id, content_key, model_hash, "
-                 "model_name, variant, kind, preset, options, measurement, "
-                 "state, result_id, error) VALUES (1, ?1, ?2, ?3, ?4, 2, "
-                 "'iree-O0', '', '', ?5, ?7, ?8)")
+    return checked(
+               store->prepare(
+                   "INSERT INTO jobs(sweep_id, content_key, model_hash, "
+                   "model_name, variant, kind, preset, options, measurement, "
+                   "state, result_id, error) VALUES (1, ?1, ?2, ?3, ?4, 2, "
+                   "'iree-O0', '', '', ?5, ?7, ?8)"))
         .bind(1, key)
         .bind(2, llvm::StringRef(model))
         .bind(3, llvm::StringRef(model))
@@ -84,12 +89,12 @@ protected:
     PivotRequest request;
     request.metric = Metric::find("latency");
     request.baseline = baseline;
-    std::optional<SweepRef> sweep = findSweep(store, "");
+    std::optional<SweepRef> sweep = checked(findSweep(*store, ""));
     return llvm::cantFail(
-        buildPivot(*sweep, loadSweepJobs(store, sweep->id), request));
+        buildPivot(*sweep, checked(loadSweepJobs(*store, sweep->id)), request));
   }
 
-  ResultStore store{":memory:"};
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
 };
 } // namespace
 
@@ -252,7 +257,7 @@ TEST_F(LatencyReportTest, FormatsCarryTheTest) {
 
   PivotRequest counts;
   Pivot dispatches = llvm::cantFail(
-      buildPivot(p.sweep, loadSweepJobs(store, p.sweep.id), counts));
+      buildPivot(p.sweep, checked(loadSweepJobs(*store, p.sweep.id)), counts));
   printPivot(p, OutputFormat::Html, htmlOs, &dispatches);
   EXPECT_NE(html.find("<svg class=\"chart speedup\""), std::string::npos);
   EXPECT_NE(html.find("class=\"error-bar\""), std::string::npos);

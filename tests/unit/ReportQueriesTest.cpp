@@ -2,6 +2,7 @@
 
 #include "results/ReportQueries.h"
 #include "results/Formatters.h"
+#include "tests/unit/ErrorChecks.h"
 
 #include "llvm/Support/FormatVariadic.h"
 
@@ -16,11 +17,12 @@ namespace {
 class ReportTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    store.transaction([&] {
-      store.putModel("ha", "a.mlir", ".mlir", "A");
-      store.putModel("hb", "b.mlir", ".mlir", "B");
-      store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, "
-                 "submitted_at) VALUES ('old', 'x', '', 0), ('s', 'y', '', 1)");
+    checked(store->transaction([&]() -> llvm::Error {
+      checked(store->putModel("ha", "a.mlir", ".mlir", "A"));
+      checked(store->putModel("hb", "b.mlir", ".mlir", "B"));
+      checked(store->exec(
+          "INSERT INTO sweeps(name, spec_hash, spec_text, "
+          "submitted_at) VALUES ('old', 'x', '', 0), ('s', 'y', '', 1)"));
       addJob("ha", "a.mlir", "o0", 300, 20);
       addJob("ha", "a.mlir", "o2", 249, 19);
       addJob("ha", "a.mlir", "none", 699, 46);
@@ -28,39 +30,42 @@ protected:
       addJob("hb", "b.mlir", "o2", 2, 0);
       addFailure("hb", "b.mlir", "none",
                  "exit code 1: error: unsupported operator 'Foo'");
-    });
+      return llvm::Error::success();
+    }));
   }
 
   void addJob(const char *hash, const char *model, const char *variant,
               int dispatches, int transient) {
     std::string key = std::string(hash) + variant;
-    int64_t result = store.putResult(
+    int64_t result = checked(store->putResult(
         key,
         llvm::formatv("{{\"dispatches\": {0}, \"transient_bytes\": {1}}",
                       dispatches, transient)
             .str(),
-        "{}", store.addWorker({}, 0), 0.5, 0);
-    insertJob(hash, model, variant, "done", key)
-        .bind(7, result)
-        .bindNull(8)
-        .run();
+        "{}", checked(store->addWorker({}, 0)), 0.5, 0));
+    checked(insertJob(hash, model, variant, "done", key)
+                .bind(7, result)
+                .bindNull(8)
+                .run());
   }
 
   void addFailure(const char *hash, const char *model, const char *variant,
                   const char *error) {
-    insertJob(hash, model, variant, "failed", std::string(hash) + variant)
-        .bindNull(7)
-        .bind(8, llvm::StringRef(error))
-        .run();
+    checked(
+        insertJob(hash, model, variant, "failed", std::string(hash) + variant)
+            .bindNull(7)
+            .bind(8, llvm::StringRef(error))
+            .run());
   }
 
   Statement &insertJob(const char *hash, const char *model, const char *variant,
                        const char *state, const std::string &key) {
-    return store
-        .prepare("INSERT INTO jobs(sweep_id, content_key, model_hash, "
-                 "model_name, variant, kind, preset, options, measurement, "
-                 "state, result_id, error) VALUES (2, ?1, ?2, ?3, ?4, 1, "
-                 "'iree-O0', '', '', ?5, ?7, ?8)")
+    return checked(
+               store->prepare(
+                   "INSERT INTO jobs(sweep_id, content_key, model_hash, "
+                   "model_name, variant, kind, preset, options, measurement, "
+                   "state, result_id, error) VALUES (2, ?1, ?2, ?3, ?4, 1, "
+                   "'iree-O0', '', '', ?5, ?7, ?8)"))
         .bind(1, key)
         .bind(2, llvm::StringRef(hash))
         .bind(3, llvm::StringRef(model))
@@ -69,26 +74,27 @@ protected:
   }
 
   Pivot pivot(PivotRequest request) {
-    std::optional<SweepRef> sweep = findSweep(store, "");
+    std::optional<SweepRef> sweep = checked(findSweep(*store, ""));
     return llvm::cantFail(
-        buildPivot(*sweep, loadSweepJobs(store, sweep->id), request));
+        buildPivot(*sweep, checked(loadSweepJobs(*store, sweep->id)), request));
   }
 
-  ResultStore store{":memory:"};
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
 };
 } // namespace
 
 TEST_F(ReportTest, FindsSweepsByNameIdOrLatest) {
-  EXPECT_EQ(findSweep(store, "")->name, "s");
-  EXPECT_EQ(findSweep(store, "1")->name, "old");
-  EXPECT_EQ(findSweep(store, "s")->id, 2);
-  EXPECT_FALSE(findSweep(store, "nope"));
+  EXPECT_EQ(checked(findSweep(*store, ""))->name, "s");
+  EXPECT_EQ(checked(findSweep(*store, "1"))->name, "old");
+  EXPECT_EQ(checked(findSweep(*store, "s"))->id, 2);
+  EXPECT_FALSE(checked(findSweep(*store, "nope")));
   // Digits are an id when one exists, else a sweep's name.
-  store.exec("INSERT INTO sweeps(name, spec_hash, spec_text, submitted_at) "
-             "VALUES ('2024', 'z', '', 2), ('1', 'w', '', 3)");
-  EXPECT_EQ(findSweep(store, "2024")->id, 3);
-  EXPECT_EQ(findSweep(store, "1")->name, "old");
-  EXPECT_FALSE(findSweep(store, "7"));
+  checked(store->exec(
+      "INSERT INTO sweeps(name, spec_hash, spec_text, submitted_at) "
+      "VALUES ('2024', 'z', '', 2), ('1', 'w', '', 3)"));
+  EXPECT_EQ(checked(findSweep(*store, "2024"))->id, 3);
+  EXPECT_EQ(checked(findSweep(*store, "1"))->name, "old");
+  EXPECT_FALSE(checked(findSweep(*store, "7")));
 }
 
 TEST_F(ReportTest, PivotCellsAndFailureClass) {
@@ -133,9 +139,10 @@ TEST_F(ReportTest, ZeroBaselineHasNoRatio) {
 TEST_F(ReportTest, UnknownBaselineIsAnError) {
   PivotRequest request;
   request.baseline = "o3";
-  llvm::Expected<Pivot> p =
-      buildPivot(*findSweep(store, ""),
-                 loadSweepJobs(store, findSweep(store, "")->id), request);
+  llvm::Expected<Pivot> p = buildPivot(
+      *checked(findSweep(*store, "")),
+      checked(loadSweepJobs(*store, checked(findSweep(*store, ""))->id)),
+      request);
   ASSERT_FALSE(bool(p));
   EXPECT_EQ(llvm::toString(p.takeError()),
             "no variant 'o3' in sweep 's' (variants: o0, o2, none)");

@@ -1,6 +1,7 @@
 //===- ResultStoreTest.cpp - the SQLite result database -------------------===//
 
 #include "results/ResultStore.h"
+#include "tests/unit/ErrorChecks.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -13,101 +14,106 @@ TEST(ResultStoreTest, SchemaAndWalOnDisk) {
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("resultstore", "db", path));
   {
-    ResultStore store{std::string(path)};
-    Statement &mode = store.prepare("PRAGMA journal_mode");
-    ASSERT_TRUE(mode.step());
+    std::unique_ptr<ResultStore> store =
+        checked(ResultStore::open(std::string(path)));
+    Statement &mode = checked(store->prepare("PRAGMA journal_mode"));
+    ASSERT_TRUE(checked(mode.step()));
     EXPECT_EQ(mode.getText(0), "wal");
     mode.reset();
-    store.transaction([&] { store.putModel("h", "m.mlir", ".mlir", "bytes"); });
+    checked(store->transaction(
+        [&] { return store->putModel("h", "m.mlir", ".mlir", "bytes"); }));
   }
   // Reopening applies the schema again without touching the data.
-  ResultStore store{std::string(path)};
-  std::optional<StoredModel> model = store.getModel("h");
+  std::unique_ptr<ResultStore> store =
+      checked(ResultStore::open(std::string(path)));
+  std::optional<StoredModel> model = checked(store->getModel("h"));
   ASSERT_TRUE(model);
   EXPECT_EQ(model->content, "bytes");
   llvm::sys::fs::remove(path);
 }
 
-TEST(ResultStoreTest, TransactionRollsBackOnThrow) {
-  ResultStore store(":memory:");
-  EXPECT_THROW(store.transaction([&] {
-    store.putModel("h", "m", ".mlir", "x");
-    throw std::runtime_error("abort");
-  }),
-               std::runtime_error);
-  EXPECT_FALSE(store.getModel("h"));
+TEST(ResultStoreTest, TransactionRollsBackOnFailure) {
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
+  llvm::Error failed = store->transaction([&] {
+    checked(store->putModel("h", "m", ".mlir", "x"));
+    return llvm::createStringError("abort");
+  });
+  EXPECT_EQ(llvm::toString(std::move(failed)), "abort");
+  EXPECT_FALSE(checked(store->getModel("h")));
 }
 
 TEST(ResultStoreTest, ResultsAreAppendOnlyAndTheNewestIsFound) {
-  ResultStore store(":memory:");
-  int64_t worker = store.addWorker({}, 0);
-  int64_t first = store.putResult("k", "{\"a\":1}", "{}", worker, 1, 0);
-  int64_t second = store.putResult("k", "{\"a\":2}", "{}", worker, 1, 1);
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
+  int64_t worker = checked(store->addWorker({}, 0));
+  int64_t first =
+      checked(store->putResult("k", "{\"a\":1}", "{}", worker, 1, 0));
+  int64_t second =
+      checked(store->putResult("k", "{\"a\":2}", "{}", worker, 1, 1));
   EXPECT_NE(first, second);
-  EXPECT_EQ(store.findResult("k"), second);
-  Statement &query = store.prepare(
-      "SELECT stats_json FROM results WHERE content_key = 'k' ORDER BY id");
-  ASSERT_TRUE(query.step());
+  EXPECT_EQ(checked(store->findResult("k")), second);
+  Statement &query = checked(store->prepare(
+      "SELECT stats_json FROM results WHERE content_key = 'k' ORDER BY id"));
+  ASSERT_TRUE(checked(query.step()));
   EXPECT_EQ(query.getText(0), "{\"a\":1}");
-  ASSERT_TRUE(query.step());
+  ASSERT_TRUE(checked(query.step()));
   EXPECT_EQ(query.getText(0), "{\"a\":2}");
   query.reset();
-  EXPECT_FALSE(store.findResult("other"));
+  EXPECT_FALSE(checked(store->findResult("other")));
 }
 
-TEST(ResultStoreTest, BadSqlThrowsStoreError) {
-  ResultStore store(":memory:");
-  EXPECT_THROW(store.exec("SELECT * FROM nowhere"), StoreError);
+TEST(ResultStoreTest, BadSqlFailsWithStoreError) {
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
+  EXPECT_TRUE(storeErrorOf(store->exec("SELECT * FROM nowhere")));
 }
 
 TEST(ResultStoreTest, ErrorsNameTheDatabaseNotTheStatement) {
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("resultstore", "db", path));
   {
-    ResultStore store{std::string(path)};
-    try {
-      store.prepare("SELECT nothing_here FROM models");
-      ADD_FAILURE() << "a missing column was prepared";
-    } catch (const StoreError &e) {
-      std::string message = e.what();
-      EXPECT_NE(message.find(std::string(path)), std::string::npos) << message;
-      EXPECT_NE(message.find("no such column: nothing_here"), std::string::npos)
-          << message;
-      EXPECT_EQ(message.find("SELECT"), std::string::npos) << message;
-    }
+    std::unique_ptr<ResultStore> store =
+        checked(ResultStore::open(std::string(path)));
+    std::optional<StoreError> missingColumn =
+        storeErrorOf(store->prepare("SELECT nothing_here FROM models"));
+    EXPECT_TRUE(missingColumn) << "a missing column was prepared";
+    std::string message = missingColumn ? missingColumn->getMessage() : "";
+    EXPECT_NE(message.find(std::string(path)), std::string::npos) << message;
+    EXPECT_NE(message.find("no such column: nothing_here"), std::string::npos)
+        << message;
+    EXPECT_EQ(message.find("SELECT"), std::string::npos) << message;
     // A step that fails (a constraint) says so without the INSERT.
-    Statement &insert = store.prepare(
+    Statement &insert = checked(store->prepare(
         "INSERT INTO models(hash, name, extension, content) VALUES (?1, ?1, "
-        "?1, NULL)");
+        "?1, NULL)"));
     insert.bind(1, llvm::StringRef("h"));
-    try {
-      insert.run();
-      ADD_FAILURE() << "a NULL content was stored";
-    } catch (const StoreError &e) {
-      EXPECT_EQ(std::string(e.what()).find("INSERT"), std::string::npos)
-          << e.what();
-    }
+    std::optional<StoreError> constraint = storeErrorOf(insert.run());
+    EXPECT_TRUE(constraint) << "a NULL content was stored";
+    if (constraint)
+      EXPECT_EQ(constraint->getMessage().find("INSERT"), std::string::npos)
+          << constraint->getMessage();
   }
   llvm::sys::fs::remove(path);
 }
 
 TEST(ResultStoreTest, SecondStatementIsRefused) {
-  ResultStore store(":memory:");
-  EXPECT_THROW(store.prepare("SELECT 1; SELECT 2"), SecondStatementError);
-  EXPECT_THROW(store.prepare("SELECT 1; nonsense"), SecondStatementError);
-  Statement &one = store.prepare("SELECT 1; -- a comment\n ;");
-  ASSERT_TRUE(one.step());
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
+  for (const char *sql : {"SELECT 1; SELECT 2", "SELECT 1; nonsense"}) {
+    std::optional<StoreError> refused = storeErrorOf(store->prepare(sql));
+    ASSERT_TRUE(refused) << sql;
+    EXPECT_EQ(refused->getKind(), StoreError::Kind::SecondStatement) << sql;
+  }
+  Statement &one = checked(store->prepare("SELECT 1; -- a comment\n ;"));
+  ASSERT_TRUE(checked(one.step()));
   EXPECT_EQ(one.getInt(0), 1);
   one.reset();
 }
 
 TEST(ResultStoreTest, ResultRecordsWorkerCpuClassAndHost) {
-  ResultStore store(":memory:");
-  int64_t worker = store.addWorker({"box", "znver4"}, 0);
-  store.putResult("k", "{}", "{}", worker, 1, 0);
-  Statement &query = store.prepare(
-      "SELECT cpu_class, hostname FROM results WHERE content_key = 'k'");
-  ASSERT_TRUE(query.step());
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
+  int64_t worker = checked(store->addWorker({"box", "znver4"}, 0));
+  checked(store->putResult("k", "{}", "{}", worker, 1, 0));
+  Statement &query = checked(store->prepare(
+      "SELECT cpu_class, hostname FROM results WHERE content_key = 'k'"));
+  ASSERT_TRUE(checked(query.step()));
   EXPECT_EQ(query.getText(0), "znver4");
   EXPECT_EQ(query.getText(1), "box");
   query.reset();
@@ -128,14 +134,15 @@ TEST(ResultStoreTest, OpeningAnOlderDatabaseAddsNewColumns) {
                          nullptr, nullptr, nullptr),
             SQLITE_OK);
   sqlite3_close(db);
-  ResultStore store{std::string(path)};
-  Statement &columns = store.prepare(
+  std::unique_ptr<ResultStore> store =
+      checked(ResultStore::open(std::string(path)));
+  Statement &columns = checked(store->prepare(
       "SELECT COUNT(*) FROM pragma_table_info('jobs') WHERE name = "
       "'cpu_class' UNION ALL SELECT COUNT(*) FROM pragma_table_info('results') "
-      "WHERE name IN ('cpu_class', 'hostname')");
-  ASSERT_TRUE(columns.step());
+      "WHERE name IN ('cpu_class', 'hostname')"));
+  ASSERT_TRUE(checked(columns.step()));
   EXPECT_EQ(columns.getInt(0), 1);
-  ASSERT_TRUE(columns.step());
+  ASSERT_TRUE(checked(columns.step()));
   EXPECT_EQ(columns.getInt(0), 2);
   columns.reset();
   llvm::sys::fs::remove(path);
@@ -166,37 +173,39 @@ TEST(ResultStoreTest, OpeningAOneResultPerKeyDatabaseMigratesIt) {
       SQLITE_OK);
   sqlite3_close(db);
   {
-    ResultStore store{std::string(path)};
-    EXPECT_EQ(store.findResult("k"), 7);
-    int64_t rerun = store.putResult("k", "{\"a\":2}", "{}", 1, 1, 4);
+    std::unique_ptr<ResultStore> store =
+        checked(ResultStore::open(std::string(path)));
+    EXPECT_EQ(checked(store->findResult("k")), 7);
+    int64_t rerun = checked(store->putResult("k", "{\"a\":2}", "{}", 1, 1, 4));
     EXPECT_NE(rerun, 7);
-    EXPECT_EQ(store.findResult("k"), rerun);
-    Statement &kept = store.prepare(
+    EXPECT_EQ(checked(store->findResult("k")), rerun);
+    Statement &kept = checked(store->prepare(
         "SELECT r.stats_json, r.wall_seconds, r.hostname FROM jobs j JOIN "
-        "results r ON r.id = j.result_id WHERE j.id = 1");
-    ASSERT_TRUE(kept.step());
+        "results r ON r.id = j.result_id WHERE j.id = 1"));
+    ASSERT_TRUE(checked(kept.step()));
     EXPECT_EQ(kept.getText(0), "{\"a\":1}");
     EXPECT_EQ(kept.getDouble(1), 2.5);
     EXPECT_EQ(kept.getText(2), "box");
     kept.reset();
     // Jobs still reference the (rebuilt) results table.
-    Statement &references = store.prepare(
+    Statement &references = checked(store->prepare(
         "SELECT COUNT(*) FROM pragma_foreign_key_list('jobs') WHERE \"table\" "
-        "= 'results' UNION ALL SELECT COUNT(*) FROM pragma_foreign_key_check");
-    ASSERT_TRUE(references.step());
+        "= 'results' UNION ALL SELECT COUNT(*) FROM pragma_foreign_key_check"));
+    ASSERT_TRUE(checked(references.step()));
     EXPECT_EQ(references.getInt(0), 1);
-    ASSERT_TRUE(references.step());
+    ASSERT_TRUE(checked(references.step()));
     EXPECT_EQ(references.getInt(0), 0);
     references.reset();
-    Statement &version = store.prepare("PRAGMA user_version");
-    ASSERT_TRUE(version.step());
+    Statement &version = checked(store->prepare("PRAGMA user_version"));
+    ASSERT_TRUE(checked(version.step()));
     EXPECT_EQ(version.getInt(0), 1);
     version.reset();
   }
   // Opening the migrated database again changes nothing.
-  ResultStore store{std::string(path)};
-  Statement &count = store.prepare("SELECT COUNT(*) FROM results");
-  ASSERT_TRUE(count.step());
+  std::unique_ptr<ResultStore> store =
+      checked(ResultStore::open(std::string(path)));
+  Statement &count = checked(store->prepare("SELECT COUNT(*) FROM results"));
+  ASSERT_TRUE(checked(count.step()));
   EXPECT_EQ(count.getInt(0), 2);
   count.reset();
   llvm::sys::fs::remove(path);
@@ -206,19 +215,19 @@ TEST(ResultStoreTest, ANewerSchemaIsNotWritten) {
   llvm::SmallString<128> path;
   ASSERT_FALSE(llvm::sys::fs::createTemporaryFile("resultstore", "db", path));
   {
-    ResultStore store{std::string(path)};
-    store.exec("PRAGMA user_version = " +
-               std::to_string(ResultStore::kSchemaVersion + 1));
+    std::unique_ptr<ResultStore> store =
+        checked(ResultStore::open(std::string(path)));
+    checked(store->exec("PRAGMA user_version = " +
+                        std::to_string(ResultStore::kSchemaVersion + 1)));
   }
-  try {
-    ResultStore store{std::string(path)};
-    ADD_FAILURE() << "a newer database was opened for writing";
-  } catch (const StoreError &error) {
-    EXPECT_EQ(std::string(error.what()),
+  std::optional<StoreError> refused =
+      storeErrorOf(ResultStore::open(std::string(path)));
+  EXPECT_TRUE(refused) << "a newer database was opened for writing";
+  if (refused)
+    EXPECT_EQ(refused->getMessage(),
               "cannot set up database '" + std::string(path) +
                   "': its schema version 2 is newer than this dispatchlab's "
                   "(1): use the dispatchlab that wrote it");
-  }
   // Left as it was: not migrated down.
   sqlite3 *db = nullptr;
   ASSERT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
@@ -232,20 +241,21 @@ TEST(ResultStoreTest, ANewerSchemaIsNotWritten) {
 }
 
 TEST(ResultStoreTest, NoiseFloorsComeFromComparisonsOfTheSameHostAndClass) {
-  ResultStore store(":memory:");
-  int64_t box = store.addWorker({"box", "znver4"}, 0);
-  int64_t other = store.addWorker({"box", "skx"}, 0);
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(":memory:"));
+  int64_t box = checked(store->addWorker({"box", "znver4"}, 0));
+  int64_t other = checked(store->addWorker({"box", "skx"}, 0));
   const char *withFloor =
       R"({"comparison": {"noise_floor": {"rounds": 40, "median": 1.01,
           "ci_low": 0.99, "ci_high": 1.03}}})";
   const char *withoutFloor = R"({"comparison": {"noise_floor": null}})";
-  int64_t measured = store.putResult("a", withFloor, "{}", box, 1, 0);
-  int64_t later = store.putResult("b", withoutFloor, "{}", box, 1, 1);
-  int64_t elsewhere = store.putResult("c", withoutFloor, "{}", other, 1, 2);
+  int64_t measured = checked(store->putResult("a", withFloor, "{}", box, 1, 0));
+  int64_t later = checked(store->putResult("b", withoutFloor, "{}", box, 1, 1));
+  int64_t elsewhere =
+      checked(store->putResult("c", withoutFloor, "{}", other, 1, 2));
   // Not JSON at all: stored, no floor, no error.
-  int64_t text = store.putResult("d", "stats", "{}", box, 1, 3);
+  int64_t text = checked(store->putResult("d", "stats", "{}", box, 1, 3));
 
-  std::optional<NoiseFloor> own = store.noiseFloorFor(measured);
+  std::optional<NoiseFloor> own = checked(store->noiseFloorFor(measured));
   ASSERT_TRUE(own);
   EXPECT_EQ(own->resultId, measured);
   EXPECT_EQ(own->rounds, 40);
@@ -253,14 +263,15 @@ TEST(ResultStoreTest, NoiseFloorsComeFromComparisonsOfTheSameHostAndClass) {
   EXPECT_DOUBLE_EQ(own->high, 1.03);
   EXPECT_EQ(own->cpuClass, "znver4");
   // Without an A/A of its own: the newest of its host and CPU class.
-  std::optional<NoiseFloor> borrowed = store.noiseFloorFor(later);
+  std::optional<NoiseFloor> borrowed = checked(store->noiseFloorFor(later));
   ASSERT_TRUE(borrowed);
   EXPECT_EQ(borrowed->resultId, measured);
   EXPECT_EQ(borrowed->hostname, "box");
-  EXPECT_FALSE(store.noiseFloorFor(elsewhere));
-  EXPECT_TRUE(store.noiseFloorFor(text));
-  Statement &rows = store.prepare("SELECT COUNT(*) FROM noise_floors");
-  ASSERT_TRUE(rows.step());
+  EXPECT_FALSE(checked(store->noiseFloorFor(elsewhere)));
+  EXPECT_TRUE(checked(store->noiseFloorFor(text)));
+  Statement &rows =
+      checked(store->prepare("SELECT COUNT(*) FROM noise_floors"));
+  ASSERT_TRUE(checked(rows.step()));
   EXPECT_EQ(rows.getInt(0), 1);
   rows.reset();
 }

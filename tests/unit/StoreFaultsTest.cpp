@@ -11,6 +11,7 @@
 #include "coordinator/DatabaseLock.h"
 #include "coordinator/JobQueue.h"
 #include "results/ResultStore.h"
+#include "tests/unit/ErrorChecks.h"
 
 #include "llvm/Support/FileSystem.h"
 
@@ -40,21 +41,20 @@ private:
   llvm::SmallString<128> path;
 };
 
-std::string storeErrorOf(const std::string &path, ResultStore::Access access) {
-  try {
-    ResultStore store(path, access);
-  } catch (const StoreError &e) {
-    return e.what();
-  }
-  return "";
+/// Why opening `path` fails; empty if it opens.
+std::string openingError(const std::string &path, ResultStore::Access access) {
+  std::optional<StoreError> error =
+      storeErrorOf(ResultStore::open(path, access));
+  return error ? error->getMessage() : "";
 }
 } // namespace
 
 TEST(StoreFaultsTest, DamagedPageIsRefusedOnOpenNamingTheFile) {
   TemporaryDatabase db;
   {
-    ResultStore store(db.str());
-    store.transaction([&] { store.putModel("h", "m.mlir", ".mlir", "x"); });
+    std::unique_ptr<ResultStore> store = checked(ResultStore::open(db.str()));
+    checked(store->transaction(
+        [&] { return store->putModel("h", "m.mlir", ".mlir", "x"); }));
   }
   {
     // Page 3 holds a table or index of the schema: fill it with garbage.
@@ -65,7 +65,7 @@ TEST(StoreFaultsTest, DamagedPageIsRefusedOnOpenNamingTheFile) {
   }
   for (auto access :
        {ResultStore::Access::ReadWrite, ResultStore::Access::ReadOnly}) {
-    std::string message = storeErrorOf(db.str(), access);
+    std::string message = openingError(db.str(), access);
     EXPECT_NE(message.find("database '" + db.str() + "' is damaged: "),
               std::string::npos)
         << message;
@@ -80,38 +80,38 @@ TEST(StoreFaultsTest, ReadOnlyFileIsRefusedBeforeAnyWrite) {
   sqlite3_config(SQLITE_CONFIG_URI, 1);
   sqlite3_initialize();
   TemporaryDatabase db;
-  { ResultStore store(db.str()); }
+  checked(ResultStore::open(db.str()));
   std::string uri = "file:" + db.str() + "?mode=ro";
-  EXPECT_EQ(storeErrorOf(uri, ResultStore::Access::ReadWrite),
+  EXPECT_EQ(openingError(uri, ResultStore::Access::ReadWrite),
             uri + ": attempt to write a readonly database");
   // Reading it is still fine.
-  EXPECT_EQ(storeErrorOf(uri, ResultStore::Access::ReadOnly), "");
+  EXPECT_EQ(openingError(uri, ResultStore::Access::ReadOnly), "");
 }
 
 TEST(StoreFaultsTest, FullDatabaseKeepsTheReportRetryable) {
   TemporaryDatabase db;
-  ResultStore store(db.str());
-  JobQueue queue(store, QueuePolicy());
+  std::unique_ptr<ResultStore> store = checked(ResultStore::open(db.str()));
+  JobQueue queue(*store, QueuePolicy());
   CoordinatorService service(queue, KeyContext::current(), "");
-  int64_t worker = queue.addWorker({}, 0);
+  int64_t worker = checked(queue.addWorker({}, 0));
   SubmitResult submitted =
-      queue.submit("s", "spec", {{"m.mlir", ".mlir", "model"}},
-                   {{"m.mlir",
-                     sha256Hex("model"),
-                     {"v", sweep::COMPILE, "iree-O0", ""},
-                     {},
-                     "key",
-                     ""}},
-                   false, 0);
-  std::optional<LeasedJob> leased = queue.lease(worker, unixNow());
+      checked(queue.submit("s", "spec", {{"m.mlir", ".mlir", "model"}},
+                           {{"m.mlir",
+                             sha256Hex("model"),
+                             {"v", sweep::COMPILE, "iree-O0", ""},
+                             {},
+                             "key",
+                             ""}},
+                           false, 0));
+  std::optional<LeasedJob> leased = checked(queue.lease(worker, unixNow()));
   ASSERT_TRUE(leased);
 
   // A disk that is full: no page beyond those in use.
-  Statement &pages = store.prepare("PRAGMA page_count");
-  ASSERT_TRUE(pages.step());
+  Statement &pages = checked(store->prepare("PRAGMA page_count"));
+  ASSERT_TRUE(checked(pages.step()));
   int64_t pageCount = pages.getInt(0);
   pages.reset();
-  store.exec("PRAGMA max_page_count = " + std::to_string(pageCount));
+  checked(store->exec("PRAGMA max_page_count = " + std::to_string(pageCount)));
   coordinator::ReportResultRequest request;
   request.set_job_id(leased->jobId);
   request.set_lease_id(leased->leaseId);
@@ -127,15 +127,15 @@ TEST(StoreFaultsTest, FullDatabaseKeepsTheReportRetryable) {
   EXPECT_FALSE(isUnreachable(full));
   EXPECT_EQ(full.error_message(), "database full (" + db.str() + "): retrying");
   // Nothing half-stored: the job still waits for this report.
-  EXPECT_EQ(queue.counts(submitted.sweepId).running, 1);
+  EXPECT_EQ(checked(queue.counts(submitted.sweepId)).running, 1);
 
   // Space again: the worker's retry of the same report is stored.
-  store.exec("PRAGMA max_page_count = 1000000");
+  checked(store->exec("PRAGMA max_page_count = 1000000"));
   grpc::ServerContext retryContext;
   grpc::Status stored = service.ReportResult(&retryContext, &request, &reply);
   EXPECT_TRUE(stored.ok()) << stored.error_message();
   EXPECT_TRUE(reply.accepted());
-  EXPECT_EQ(queue.counts(submitted.sweepId).done, 1);
+  EXPECT_EQ(checked(queue.counts(submitted.sweepId)).done, 1);
 }
 
 TEST(StoreFaultsTest, SecondLockIsRefusedNamingTheHolder) {

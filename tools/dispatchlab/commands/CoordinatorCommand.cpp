@@ -80,19 +80,77 @@ bool isLoopback(llvm::StringRef address) {
          host.starts_with("127.");
 }
 
-void writePortFile(const std::string &path, int port) {
+llvm::Error writePortFile(const std::string &path, int port) {
   // Written whole, then renamed: a reader never sees half a number.
   std::string temporary = path + ".tmp";
   std::error_code ec;
   {
     llvm::raw_fd_ostream os(temporary, ec);
     if (ec)
-      throw std::runtime_error("cannot write " + temporary + ": " +
-                               ec.message());
+      return llvm::createStringError("cannot write " + temporary + ": " +
+                                     ec.message());
     os << port << "\n";
   }
   if ((ec = llvm::sys::fs::rename(temporary, path)))
-    throw std::runtime_error("cannot write " + path + ": " + ec.message());
+    return llvm::createStringError("cannot write " + path + ": " +
+                                   ec.message());
+  return llvm::Error::success();
+}
+
+/// The server's configuration from the command line.
+llvm::Expected<ServerConfig> serverConfig() {
+  ServerConfig config;
+  config.listen = listen;
+  config.dbPath = databasePath;
+  llvm::Expected<std::string> token = resolveToken(tokenFile);
+  if (!token)
+    return token.takeError();
+  config.token = std::move(*token);
+  config.tlsCertPath = tlsCert;
+  config.tlsKeyPath = tlsKey;
+  config.policy.leaseSeconds = leaseSeconds;
+  config.policy.maxAttempts = maxAttempts;
+  config.policy.backoffBaseSeconds = backoffSeconds;
+  config.policy.backoffCapSeconds = backoffCapSeconds;
+  return config;
+}
+
+/// Serves until `stop`.
+llvm::Error serve(const std::atomic<bool> &stop) {
+  llvm::Expected<ServerConfig> config = serverConfig();
+  if (!config)
+    return config.takeError();
+  if (!isLoopback(listen) && config->token.empty())
+    llvm::WithColor::warning(llvm::errs(), "dispatchlab coordinator")
+        << "listening on " << listen
+        << " without a token: anyone who can reach it can submit jobs\n";
+  if (!isLoopback(listen) && tlsCert.empty())
+    llvm::WithColor::warning(llvm::errs(), "dispatchlab coordinator")
+        << "listening on " << listen
+        << " without TLS: the token and models cross the network in clear "
+           "text (--tls-cert/--tls-key)\n";
+  llvm::StringRef dbDir = llvm::sys::path::parent_path(databasePath);
+  if (!dbDir.empty())
+    llvm::sys::fs::create_directories(dbDir);
+
+  llvm::Expected<std::unique_ptr<CoordinatorServer>> server =
+      CoordinatorServer::start(*config);
+  if (!server)
+    return server.takeError();
+  if (!portFile.empty())
+    if (llvm::Error error = writePortFile(portFile, (*server)->port()))
+      return error;
+  llvm::outs() << llvm::formatv(
+      "dispatchlab coordinator: listening on {0} (database {1}{2}{3})\n",
+      (*server)->address(), databasePath,
+      config->token.empty() ? "" : ", token", tlsCert.empty() ? "" : ", TLS");
+  llvm::outs().flush();
+  while (!stop)
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  llvm::outs() << "dispatchlab coordinator: shutting down\n";
+  (*server)->shutdown();
+  (*server)->wait();
+  return llvm::Error::success();
 }
 } // namespace
 
@@ -102,47 +160,9 @@ int runCoordinatorCommand() {
         << "TLS needs both --tls-cert and --tls-key\n";
     return 2;
   }
-  std::atomic<bool> &stop = stopOnInterrupt();
-  try {
-    ServerConfig config;
-    config.listen = listen;
-    config.dbPath = databasePath;
-    config.token = resolveToken(tokenFile);
-    config.tlsCertPath = tlsCert;
-    config.tlsKeyPath = tlsKey;
-    config.policy.leaseSeconds = leaseSeconds;
-    config.policy.maxAttempts = maxAttempts;
-    config.policy.backoffBaseSeconds = backoffSeconds;
-    config.policy.backoffCapSeconds = backoffCapSeconds;
-    if (!isLoopback(listen) && config.token.empty())
-      llvm::WithColor::warning(llvm::errs(), "dispatchlab coordinator")
-          << "listening on " << listen
-          << " without a token: anyone who can reach it can submit jobs\n";
-    if (!isLoopback(listen) && tlsCert.empty())
-      llvm::WithColor::warning(llvm::errs(), "dispatchlab coordinator")
-          << "listening on " << listen
-          << " without TLS: the token and models cross the network in clear "
-             "text (--tls-cert/--tls-key)\n";
-    llvm::StringRef dbDir = llvm::sys::path::parent_path(databasePath);
-    if (!dbDir.empty())
-      llvm::sys::fs::create_directories(dbDir);
-
-    CoordinatorServer server(config);
-    if (!portFile.empty())
-      writePortFile(portFile, server.port());
-    llvm::outs() << llvm::formatv(
-        "dispatchlab coordinator: listening on {0} (database {1}{2}{3})\n",
-        server.address(), databasePath, config.token.empty() ? "" : ", token",
-        tlsCert.empty() ? "" : ", TLS");
-    llvm::outs().flush();
-    while (!stop)
-      std::this_thread::sleep_for(std::chrono::milliseconds(100));
-    llvm::outs() << "dispatchlab coordinator: shutting down\n";
-    server.shutdown();
-    server.wait();
-  } catch (const std::exception &e) {
+  if (llvm::Error error = serve(stopOnInterrupt())) {
     llvm::WithColor::error(llvm::errs(), "dispatchlab coordinator")
-        << e.what() << "\n";
+        << llvm::toString(std::move(error)) << "\n";
     return 1;
   }
   return 0;

@@ -114,25 +114,27 @@ struct SweepPair {
   }
 };
 
-/// Reads both sweeps; nullopt after saying which one is missing.
-std::optional<SweepPair> loadSweepPair(ResultStore &store) {
+/// Reads both sweeps; fails saying which one is missing.
+llvm::Expected<SweepPair> loadSweepPair(ResultStore &store) {
   SweepPair pair;
   for (int side = 0; side < 2; ++side) {
-    std::optional<SweepRef> found = findSweep(store, sweeps[side]);
-    if (!found) {
-      error() << describeMissingSweep(store, sweeps[side], databasePath)
-              << "\n";
-      return std::nullopt;
-    }
+    llvm::Expected<SweepRef> found =
+        requireSweep(store, sweeps[side], databasePath);
+    if (!found)
+      return found.takeError();
     // Both names can select one sweep (an id and a name, or a name twice).
-    if (side == 1 && found->id == pair.refs[0].id) {
-      error() << "'" << sweeps[0] << "' and '" << sweeps[1]
-              << "' are the same sweep, " << found->name << " (#" << found->id
-              << "); name two sweeps\n";
-      return std::nullopt;
-    }
+    if (side == 1 && found->id == pair.refs[0].id)
+      return llvm::createStringError(
+          llvm::formatv("'{0}' and '{1}' are the same sweep, {2} (#{3}); "
+                        "name two sweeps",
+                        sweeps[0], sweeps[1], found->name, found->id)
+              .str());
     pair.refs[side] = *found;
-    for (const JobRecord &job : loadSweepJobs(store, found->id)) {
+    llvm::Expected<std::vector<JobRecord>> jobs =
+        loadSweepJobs(store, found->id);
+    if (!jobs)
+      return jobs.takeError();
+    for (const JobRecord &job : *jobs) {
       auto key = std::make_pair(job.model, job.variant);
       if (!pair.outcomes[0].count(key) && !pair.outcomes[1].count(key))
         pair.order.push_back(key);
@@ -267,16 +269,15 @@ int runDiffCommand() {
             << "\n";
     return 2;
   }
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::optional<SweepPair> pair = loadSweepPair(store);
-    if (!pair)
-      return 1;
-    printDiff(*pair, buildDiffTable(*pair));
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  llvm::Expected<SweepPair> pair =
+      store ? loadSweepPair(**store) : store.takeError();
+  if (!pair) {
+    error() << llvm::toString(pair.takeError()) << "\n";
     return 1;
   }
+  printDiff(*pair, buildDiffTable(*pair));
   return 0;
 }
 

@@ -63,6 +63,33 @@ void printJobs(const SweepRef &ref, const std::vector<JobListing> &jobs,
                          job.resultId ? std::to_string(*job.resultId) : ""});
   printGrid(grid, OutputFormat::Table, os);
 }
+
+/// Prints the selected sweep's jobs.
+llvm::Error listSweepJobs() {
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  if (!store)
+    return store.takeError();
+  llvm::Expected<SweepRef> ref =
+      requireSweep(**store, sweepSelector, databasePath);
+  if (!ref)
+    return ref.takeError();
+  JobFilter filter;
+  filter.sweepId = ref->id;
+  llvm::Expected<std::vector<JobListing>> all = listJobs(**store, filter);
+  if (!all)
+    return all.takeError();
+  if (stateFilter.empty()) {
+    printJobs(*ref, *all, all->size(), llvm::outs());
+    return llvm::Error::success();
+  }
+  filter.state = stateFilter.getValue();
+  llvm::Expected<std::vector<JobListing>> matching = listJobs(**store, filter);
+  if (!matching)
+    return matching.takeError();
+  printJobs(*ref, *matching, all->size(), llvm::outs());
+  return llvm::Error::success();
+}
 } // namespace
 
 std::string jobKindName(int64_t kind) {
@@ -78,22 +105,8 @@ int runJobsCommand() {
             << llvm::join(jobStates(), ", ") << ")\n";
     return 2;
   }
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::optional<SweepRef> ref = findSweep(store, sweepSelector);
-    if (!ref) {
-      error() << describeMissingSweep(store, sweepSelector, databasePath)
-              << "\n";
-      return 1;
-    }
-    JobFilter filter;
-    filter.sweepId = ref->id;
-    size_t total = listJobs(store, filter).size();
-    if (!stateFilter.empty())
-      filter.state = stateFilter.getValue();
-    printJobs(*ref, listJobs(store, filter), total, llvm::outs());
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  if (llvm::Error failure = listSweepJobs()) {
+    error() << llvm::toString(std::move(failure)) << "\n";
     return 1;
   }
   return 0;

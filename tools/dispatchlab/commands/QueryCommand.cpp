@@ -67,13 +67,13 @@ std::vector<TypedValue> typedRow(const Statement &statement) {
 }
 
 /// The rows of a read-only statement, typed.
-TypedTable readRows(Statement &statement) {
+llvm::Expected<TypedTable> readRows(Statement &statement) {
   TypedTable table;
   for (int i = 0; i < statement.columnCount(); ++i)
     table.columns.push_back(statement.columnName(i));
-  while (statement.step())
-    table.rows.push_back(typedRow(statement));
-  statement.reset();
+  if (llvm::Error error = statement.forEachRow(
+          [&](const Statement &row) { table.rows.push_back(typedRow(row)); }))
+    return std::move(error);
   return table;
 }
 
@@ -100,6 +100,19 @@ TextGrid displayGrid(const TypedTable &table) {
     grid.rows.push_back(std::move(row));
   }
   return grid;
+}
+
+/// The line for a statement that failed: SQLite's own message, without the
+/// database's name (the user named it), unless `prepare` refused the SQL
+/// text itself.
+std::string queryFailure(const ResultStore &store, llvm::Error error) {
+  return llvm::toString(
+      llvm::handleErrors(std::move(error), [&](const StoreError &failure) {
+        return llvm::createStringError(failure.getKind() ==
+                                               StoreError::Kind::Sqlite
+                                           ? store.lastError()
+                                           : failure.getMessage());
+      }));
 }
 
 int printRows(const TypedTable &table, OutputFormat output) {
@@ -131,38 +144,33 @@ int runQueryCommand() {
     error() << "unknown --format '" << format << "' (table, csv or json)\n";
     return 2;
   }
-  std::optional<ResultStore> store;
-  try {
-    store.emplace(databasePath, ResultStore::Access::ReadOnly);
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  if (!store) {
+    error() << llvm::toString(store.takeError()) << "\n";
     return 1;
   }
-  TypedTable table;
-  try {
-    Statement &statement = store->prepare(sql);
-    // Refused before it runs, with a clearer word than SQLite's "attempt to
-    // write a readonly database".
-    if (!statement.isReadOnly()) {
-      error() << "only read-only statements are allowed (the database is "
-                 "opened read-only)\n";
-      return 1;
-    }
-    table = readRows(statement);
-  } catch (const EmptyStatementError &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<Statement &> statement = (*store)->prepare(sql);
+  if (!statement) {
+    error() << queryFailure(**store, statement.takeError()) << "\n";
     return 1;
-  } catch (const SecondStatementError &e) {
-    error() << e.what() << "\n";
+  }
+  // Refused before it runs, with a clearer word than SQLite's "attempt to
+  // write a readonly database".
+  if (!statement->isReadOnly()) {
+    error() << "only read-only statements are allowed (the database is "
+               "opened read-only)\n";
     return 1;
-  } catch (const StoreError &) {
-    error() << store->lastError() << "\n";
+  }
+  llvm::Expected<TypedTable> table = readRows(*statement);
+  if (!table) {
+    error() << queryFailure(**store, table.takeError()) << "\n";
     return 1;
   }
   // A statement without columns (a PRAGMA that sets) prints nothing.
-  if (table.columns.empty())
+  if (table->columns.empty())
     return 0;
-  return printRows(table, *output);
+  return printRows(*table, *output);
 }
 
 } // namespace dispatchlab

@@ -19,8 +19,6 @@
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
 
-#include <stdexcept>
-
 namespace cl = llvm::cl;
 
 namespace dispatchlab {
@@ -55,6 +53,34 @@ cl::opt<std::string> outputPath("o", cl::desc("Output file (default stdout)"),
 llvm::raw_ostream &error() {
   return llvm::WithColor::error(llvm::errs(), "dispatchlab report");
 }
+
+/// The report of the selected sweep in `output`'s format.
+llvm::Expected<std::string> render(const PivotRequest &request,
+                                   OutputFormat output) {
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  if (!store)
+    return store.takeError();
+  llvm::Expected<SweepRef> found = requireSweep(**store, sweep, databasePath);
+  if (!found)
+    return found.takeError();
+  llvm::Expected<std::vector<JobRecord>> jobs =
+      loadSweepJobs(**store, found->id);
+  if (!jobs)
+    return jobs.takeError();
+  llvm::Expected<Pivot> pivot = buildPivot(*found, *jobs, request);
+  if (!pivot)
+    return pivot.takeError();
+  // An HTML page of another metric also charts the dispatch counts it
+  // comes from (no baseline, so it cannot fail).
+  std::optional<Pivot> dispatches;
+  if (output == OutputFormat::Html && *request.metric != Metric::byDefault())
+    dispatches = llvm::cantFail(buildPivot(*found, *jobs, PivotRequest{}));
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printPivot(*pivot, output, os, dispatches ? &*dispatches : nullptr, *jobs);
+  return text;
+}
 } // namespace
 
 int runReportCommand() {
@@ -81,29 +107,9 @@ int runReportCommand() {
   if (!baseline.empty())
     request.baseline = baseline;
 
-  std::string text;
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::optional<SweepRef> found = findSweep(store, sweep);
-    if (!found) {
-      error() << describeMissingSweep(store, sweep, databasePath) << "\n";
-      return 1;
-    }
-    std::vector<JobRecord> jobs = loadSweepJobs(store, found->id);
-    llvm::Expected<Pivot> pivot = buildPivot(*found, jobs, request);
-    if (!pivot) {
-      error() << llvm::toString(pivot.takeError()) << "\n";
-      return 1;
-    }
-    // An HTML page of another metric also charts the dispatch counts it
-    // comes from (no baseline, so it cannot fail).
-    std::optional<Pivot> dispatches;
-    if (*output == OutputFormat::Html && *request.metric != Metric::byDefault())
-      dispatches = llvm::cantFail(buildPivot(*found, jobs, PivotRequest{}));
-    llvm::raw_string_ostream os(text);
-    printPivot(*pivot, *output, os, dispatches ? &*dispatches : nullptr, jobs);
-  } catch (const std::exception &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<std::string> text = render(request, *output);
+  if (!text) {
+    error() << llvm::toString(text.takeError()) << "\n";
     return 1;
   }
   std::error_code ec;
@@ -112,7 +118,7 @@ int runReportCommand() {
     error() << "cannot write " << outputPath << ": " << ec.message() << "\n";
     return 1;
   }
-  out.os() << text;
+  out.os() << *text;
   out.keep();
   return 0;
 }

@@ -202,27 +202,40 @@ struct OurResults {
 };
 
 /// Read back from the database: the same job view `report` uses.
-std::optional<OurResults> loadOurResults(const LoadedSpec &loaded) {
+llvm::Expected<OurResults> readOurResults(const LoadedSpec &loaded) {
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  if (!store)
+    return store.takeError();
+  llvm::Expected<std::optional<SweepRef>> sweep =
+      findSweep(**store, loaded.spec.name());
+  if (!sweep)
+    return sweep.takeError();
+  if (!*sweep)
+    return llvm::createStringError("sweep '" + loaded.spec.name() +
+                                   "' vanished from " + databasePath);
+  llvm::Expected<std::vector<JobRecord>> jobs =
+      loadSweepJobs(**store, (*sweep)->id);
+  if (!jobs)
+    return jobs.takeError();
   OurResults ours;
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::optional<SweepRef> sweep = findSweep(store, loaded.spec.name());
-    if (!sweep) {
-      error() << "sweep '" << loaded.spec.name() << "' vanished from "
-              << databasePath << "\n";
-      return std::nullopt;
-    }
-    for (JobRecord &job : loadSweepJobs(store, sweep->id)) {
-      if (!ours.jobs.count(job.model))
-        ours.modelOrder.push_back(job.model);
-      std::string model = job.model, variant = job.variant;
-      ours.jobs[model][variant] = std::move(job);
-    }
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
-    return std::nullopt;
+  for (JobRecord &job : *jobs) {
+    if (!ours.jobs.count(job.model))
+      ours.modelOrder.push_back(job.model);
+    std::string model = job.model, variant = job.variant;
+    ours.jobs[model][variant] = std::move(job);
   }
   return ours;
+}
+
+/// readOurResults, or nothing after an error line.
+std::optional<OurResults> loadOurResults(const LoadedSpec &loaded) {
+  llvm::Expected<OurResults> ours = readOurResults(loaded);
+  if (!ours) {
+    error() << llvm::toString(ours.takeError()) << "\n";
+    return std::nullopt;
+  }
+  return std::move(*ours);
 }
 
 /// Our change for one metric next to the published one; counts agreement.

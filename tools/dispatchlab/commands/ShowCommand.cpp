@@ -67,37 +67,39 @@ struct StoredResult {
 /// characters (like git). Text of digits only names an id when one exists;
 /// content keys are hex, so such text may still be a key prefix. A key names
 /// its newest result (what later jobs reuse); earlier reruns go by id.
-std::optional<StoredResult> findResult(ResultStore &store, llvm::StringRef text,
-                                       std::string &problem) {
-  Statement &query = store.prepare(
+llvm::Expected<StoredResult> findResult(ResultStore &store,
+                                        llvm::StringRef text) {
+  const std::string sql =
       "SELECT r.id, r.content_key, r.stats_json, r.provenance_json, "
       "r.wall_seconds, r.created_at, COALESCE(w.hostname || ' (worker #' || "
       "w.id || ', ' || w.cpu || ')', '') FROM results r LEFT JOIN workers w "
       "ON w.id = r.worker_id WHERE r.id = ?1 OR (?2 <> '' AND "
       "substr(r.content_key, 1, length(?2)) = ?2 AND r.id = (SELECT MAX(id) "
       "FROM results newest WHERE newest.content_key = r.content_key)) "
-      "LIMIT 2");
-  auto lookUp = [&](int64_t id, llvm::StringRef prefix) {
-    query.bind(1, id).bind(2, prefix);
-    std::vector<StoredResult> found;
-    while (query.step())
-      found.push_back({query.getInt(0), query.getText(1), query.getText(2),
-                       query.getText(3), query.getDouble(4), query.getDouble(5),
-                       query.getText(6)});
-    query.reset();
-    return found;
+      "LIMIT 2";
+  std::vector<StoredResult> found;
+  auto lookUp = [&](int64_t id, llvm::StringRef prefix) -> llvm::Error {
+    llvm::Expected<Statement &> query = store.query(sql, id, prefix);
+    if (!query)
+      return query.takeError();
+    return query->forEachRow([&](const Statement &row) {
+      found.push_back({row.getInt(0), row.getText(1), row.getText(2),
+                       row.getText(3), row.getDouble(4), row.getDouble(5),
+                       row.getText(6)});
+    });
   };
   int64_t id = 0;
-  std::vector<StoredResult> found;
   if (!text.getAsInteger(10, id))
-    found = lookUp(id, "");
+    if (llvm::Error error = lookUp(id, ""))
+      return std::move(error);
   if (found.empty() && text.size() >= 4)
-    found = lookUp(-1, text);
+    if (llvm::Error error = lookUp(-1, text))
+      return std::move(error);
   if (found.size() == 1)
     return found.front();
-  problem = found.empty() ? "no result '" + text.str() + "' in " + databasePath
-                          : "key prefix '" + text.str() + "' is ambiguous";
-  return std::nullopt;
+  return llvm::createStringError(
+      found.empty() ? "no result '" + text.str() + "' in " + databasePath
+                    : "key prefix '" + text.str() + "' is ambiguous");
 }
 
 /// How a COMPARE job measured, then a row per variant: its paired ratio to
@@ -178,8 +180,8 @@ void printStats(const StoredResult &result, llvm::raw_ostream &os) {
   printGrid(groups, OutputFormat::Table, os);
 }
 
-void printSummary(ResultStore &store, const StoredResult &result,
-                  llvm::raw_ostream &os) {
+llvm::Error printSummary(ResultStore &store, const StoredResult &result,
+                         llvm::raw_ostream &os) {
   os << "result " << result.id << "\n";
   os << "  content key  " << result.key << "\n";
   os << "  created      " << formatUtcTime(result.createdAt) << "\n";
@@ -189,64 +191,90 @@ void printSummary(ResultStore &store, const StoredResult &result,
   os << "  provenance   " << result.provenanceJson << "\n";
   printLatency(result.statsJson, os);
 
-  Statement &jobs = store.prepare(
+  llvm::Expected<Statement &> jobs = store.query(
       "SELECT s.name, s.id, j.model_name, j.model_hash, j.variant, j.preset, "
       "j.state, j.options, length(m.content), m.extension FROM jobs j JOIN "
       "sweeps s ON s.id = j.sweep_id LEFT JOIN models m ON m.hash = "
-      "j.model_hash WHERE j.result_id = ?1 ORDER BY j.id");
-  jobs.bind(1, result.id);
+      "j.model_hash WHERE j.result_id = ?1 ORDER BY j.id",
+      result.id);
+  if (!jobs)
+    return jobs.takeError();
   std::string options;
-  while (jobs.step()) {
-    if (options.empty()) {
-      os << "  model        " << jobs.getText(2) << " (" << jobs.getText(9)
-         << ", " << jobs.getInt(8) << " bytes, sha256 " << jobs.getText(3)
-         << ")\n";
-      os << "  preset       " << jobs.getText(5) << "\n";
-      options = jobs.getText(7);
-    }
-    os << llvm::formatv("  job          sweep {0} (#{1}), variant {2}: {3}\n",
-                        jobs.getText(0), jobs.getInt(1), jobs.getText(4),
-                        jobs.getText(6));
-  }
-  jobs.reset();
+  if (llvm::Error error = jobs->forEachRow([&](const Statement &job) {
+        if (options.empty()) {
+          os << "  model        " << job.getText(2) << " (" << job.getText(9)
+             << ", " << job.getInt(8) << " bytes, sha256 " << job.getText(3)
+             << ")\n";
+          os << "  preset       " << job.getText(5) << "\n";
+          options = job.getText(7);
+        }
+        os << llvm::formatv(
+            "  job          sweep {0} (#{1}), variant {2}: {3}\n",
+            job.getText(0), job.getInt(1), job.getText(4), job.getText(6));
+      }))
+    return error;
   llvm::SmallVector<llvm::StringRef> lines;
   llvm::StringRef(options).split(lines, '\n', -1, false);
   os << "  options      " << llvm::join(lines, " ") << "\n";
 
   printStats(result, os);
+  return llvm::Error::success();
+}
+
+/// What compiling a result again takes: the model and options of the
+/// first job that points at it.
+struct StoredCompile {
+  StoredModel model;
+  std::string preset, options;
+};
+
+llvm::Expected<StoredCompile> storedCompile(ResultStore &store,
+                                            int64_t resultId) {
+  llvm::Expected<Statement &> job =
+      store.query("SELECT j.model_hash, j.preset, j.options FROM jobs j "
+                  "WHERE j.result_id = ?1 ORDER BY j.id LIMIT 1",
+                  resultId);
+  if (!job)
+    return job.takeError();
+  std::optional<std::string> hash;
+  StoredCompile compile;
+  if (llvm::Error error = job->firstRow([&](const Statement &row) {
+        hash = row.getText(0);
+        compile.preset = row.getText(1);
+        compile.options = row.getText(2);
+      }))
+    return std::move(error);
+  if (!hash)
+    return llvm::createStringError(
+        llvm::formatv("no job points at result {0}", resultId).str());
+  llvm::Expected<std::optional<StoredModel>> model = store.getModel(*hash);
+  if (!model)
+    return model.takeError();
+  if (!*model)
+    return llvm::createStringError("the database has no bytes for model " +
+                                   *hash);
+  compile.model = std::move(**model);
+  return compile;
 }
 
 /// Writes the stored model to a temporary file and runs this binary's
 /// `compile` on it with the stored preset and options.
-int recompile(ResultStore &store, const StoredResult &result) {
-  Statement &job =
-      store.prepare("SELECT j.model_hash, j.preset, j.options FROM jobs j "
-                    "WHERE j.result_id = ?1 ORDER BY j.id LIMIT 1");
-  job.bind(1, result.id);
-  if (!job.step()) {
-    job.reset();
-    error() << "no job points at result " << result.id << "\n";
-    return 1;
-  }
-  std::string hash = job.getText(0), preset = job.getText(1),
-              options = job.getText(2);
-  job.reset();
-  std::optional<StoredModel> model = store.getModel(hash);
-  if (!model) {
-    error() << "the database has no bytes for model " << hash << "\n";
-    return 1;
-  }
+llvm::Expected<int> recompile(ResultStore &store, const StoredResult &result) {
+  llvm::Expected<StoredCompile> job = storedCompile(store, result.id);
+  if (!job)
+    return job.takeError();
+  const StoredModel &model = job->model;
+  const std::string &preset = job->preset, &options = job->options;
   llvm::SmallString<128> path;
   int fd;
   if (std::error_code ec = llvm::sys::fs::createTemporaryFile(
-          "dispatchlab-show", llvm::StringRef(model->extension).drop_front(),
-          fd, path)) {
-    error() << "cannot create a temporary file: " << ec.message() << "\n";
-    return 1;
-  }
+          "dispatchlab-show", llvm::StringRef(model.extension).drop_front(), fd,
+          path))
+    return llvm::createStringError("cannot create a temporary file: " +
+                                   ec.message());
   {
     llvm::raw_fd_ostream os(fd, /*shouldClose=*/true);
-    os << model->content;
+    os << model.content;
   }
   std::string self = llvm::sys::fs::getMainExecutable(
       nullptr, reinterpret_cast<void *>(&runShowCommand));
@@ -270,7 +298,7 @@ int recompile(ResultStore &store, const StoredResult &result) {
   else if (!stored)
     llvm::consumeError(stored.takeError());
   llvm::errs() << "dispatchlab show: the database stores no " << emit
-               << " output; compiling " << model->name
+               << " output; compiling " << model.name
                << " again from its stored bytes with the stored options\n";
   if (storedCommit != current.dispatchlabCommit)
     llvm::errs() << "dispatchlab show: warning: the result came from "
@@ -283,61 +311,86 @@ int recompile(ResultStore &store, const StoredResult &result) {
                                      &message);
   llvm::sys::fs::remove(path);
   if (rc < 0)
-    error() << "cannot run " << self << ": " << message << "\n";
+    return llvm::createStringError("cannot run " + self + ": " + message);
   return rc == 0 ? 0 : 1;
 }
 
-/// `show --job`: the job's summary or model bytes, else what its result
-/// shows; nothing, after saying why, when the job has no such thing.
-std::optional<StoredResult> showJob(ResultStore &store, int &rc) {
-  int64_t id = 0;
-  std::optional<JobListing> job;
-  if (!llvm::StringRef(jobSelector).getAsInteger(10, id))
-    job = findJob(store, id);
-  rc = 1;
-  if (!job) {
-    error() << "no job '" << jobSelector << "' in " << databasePath
-            << " (dispatchlab jobs lists a sweep's jobs)\n";
-    return std::nullopt;
-  }
-  rc = 0;
-  if (emit == "summary") {
-    printJob(*job, llvm::outs());
-    return std::nullopt;
-  }
-  if (emit == "model") {
-    if (std::optional<StoredModel> model = store.getModel(job->modelHash)) {
-      llvm::outs() << model->content;
-      return std::nullopt;
-    }
-    error() << "the database has no bytes for model " << job->model
-            << " of job " << job->id << "\n";
-  } else if (job->resultId) {
-    std::string problem;
-    if (std::optional<StoredResult> result =
-            findResult(store, std::to_string(*job->resultId), problem))
-      return result;
-    error() << problem << "\n";
-  } else {
-    error() << "job " << job->id << " (" << job->model << ", variant "
-            << job->variant << ") is " << job->state
-            << " and has no result for --emit=" << emit << "\n";
-  }
-  rc = 1;
+/// The stored bytes of the job's model on stdout.
+llvm::Expected<std::optional<StoredResult>> printModel(ResultStore &store,
+                                                       const JobListing &job) {
+  llvm::Expected<std::optional<StoredModel>> model =
+      store.getModel(job.modelHash);
+  if (!model)
+    return model.takeError();
+  if (!*model)
+    return llvm::createStringError(
+        llvm::formatv("the database has no bytes for model {0} of job {1}",
+                      job.model, job.id)
+            .str());
+  llvm::outs() << (*model)->content;
   return std::nullopt;
 }
 
-/// The result to show, or nothing after printing what there was to print
-/// (rc says whether that went well).
-std::optional<StoredResult> selectResult(ResultStore &store, int &rc) {
+/// `show --job`: the job's summary or model bytes, else what its result
+/// shows; nothing when the job has no such thing.
+llvm::Expected<std::optional<StoredResult>> showJob(ResultStore &store) {
+  int64_t id = 0;
+  llvm::Expected<std::optional<JobListing>> job =
+      llvm::StringRef(jobSelector).getAsInteger(10, id)
+          ? std::optional<JobListing>()
+          : findJob(store, id);
+  if (!job)
+    return job.takeError();
+  if (!*job)
+    return llvm::createStringError("no job '" + jobSelector + "' in " +
+                                   databasePath +
+                                   " (dispatchlab jobs lists a sweep's jobs)");
+  if (emit == "summary") {
+    printJob(**job, llvm::outs());
+    return std::nullopt;
+  }
+  if (emit == "model")
+    return printModel(store, **job);
+  if ((*job)->resultId)
+    return findResult(store, std::to_string(*(*job)->resultId));
+  return llvm::createStringError(
+      llvm::formatv("job {0} ({1}, variant {2}) is {3} and has no result for "
+                    "--emit={4}",
+                    (*job)->id, (*job)->model, (*job)->variant, (*job)->state,
+                    emit)
+          .str());
+}
+
+/// The result to show; nothing when what there was to show is printed.
+llvm::Expected<std::optional<StoredResult>> selectResult(ResultStore &store) {
   if (!jobSelector.empty())
-    return showJob(store, rc);
-  std::string problem;
-  std::optional<StoredResult> result = findResult(store, selector, problem);
-  rc = result ? 0 : 1;
+    return showJob(store);
+  return findResult(store, selector);
+}
+
+/// Shows the selected result or job; the exit code.
+llvm::Expected<int> show() {
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  if (!store)
+    return store.takeError();
+  llvm::Expected<std::optional<StoredResult>> result = selectResult(**store);
   if (!result)
-    error() << problem << "\n";
-  return result;
+    return result.takeError();
+  if (!*result)
+    return 0;
+  if (emit == "stats") {
+    llvm::outs() << (*result)->statsJson
+                 << (llvm::StringRef((*result)->statsJson).ends_with("\n")
+                         ? ""
+                         : "\n");
+    return 0;
+  }
+  if (emit != "summary")
+    return recompile(**store, **result);
+  if (llvm::Error error = printSummary(**store, **result, llvm::outs()))
+    return std::move(error);
+  return 0;
 }
 } // namespace
 
@@ -357,26 +410,12 @@ int runShowCommand() {
             << "\n";
     return 2;
   }
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    int rc = 0;
-    std::optional<StoredResult> result = selectResult(store, rc);
-    if (!result)
-      return rc;
-    if (emit == "summary")
-      printSummary(store, *result, llvm::outs());
-    else if (emit == "stats")
-      llvm::outs() << result->statsJson
-                   << (llvm::StringRef(result->statsJson).ends_with("\n")
-                           ? ""
-                           : "\n");
-    else
-      return recompile(store, *result);
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<int> rc = show();
+  if (!rc) {
+    error() << llvm::toString(rc.takeError()) << "\n";
     return 1;
   }
-  return 0;
+  return *rc;
 }
 
 } // namespace dispatchlab

@@ -320,33 +320,42 @@ FollowResult submitAndFollow(CoordinatorClient &client,
   return follow(client, sweepId, stop, final);
 }
 
-/// The embedded run: a coordinator on a free loopback port with a fresh
-/// token and local worker slots, all in this process.
-FollowResult runEmbedded(const LoadedSpec &loaded,
-                         const EmbeddedSweepOptions &options,
-                         const std::atomic<bool> &stop,
-                         coordinator::SweepProgress &final, int64_t &sweepId) {
-  // The local workers are all of this host's CPU class: run jobs bound to
-  // another would wait for a worker that never comes.
+/// False, after an error line, when a run job of the spec is bound to a CPU
+/// class other than this host's: the local workers are all of this host's
+/// class, and such a job would wait for a worker that never comes.
+bool localWorkersCanRun(const LoadedSpec &loaded) {
   KeyContext context = KeyContext::current();
   // A spec whose variants do not resolve is refused by the coordinator.
   llvm::Expected<std::vector<ResolvedVariant>> variants =
       resolveVariants(loaded.spec);
-  if (!variants)
+  if (!variants) {
     llvm::consumeError(variants.takeError());
-  else
-    for (const ResolvedVariant &variant : *variants) {
-      std::string cpuClass =
-          jobCpuClass(variant.kind, loaded.spec.measurement(), context);
-      if (cpuClass.empty() || cpuClass == context.cpuClass)
-        continue;
-      error() << llvm::formatv(
-          "sweep '{0}' measures its run jobs on CPU class '{1}' but the local "
-          "workers are '{2}'; submit it with --coordinator to a coordinator "
-          "with workers of that class\n",
-          loaded.spec.name(), cpuClass, context.cpuClass);
-      return FollowResult::Failed;
-    }
+    return true;
+  }
+  for (const ResolvedVariant &variant : *variants) {
+    std::string cpuClass =
+        jobCpuClass(variant.kind, loaded.spec.measurement(), context);
+    if (cpuClass.empty() || cpuClass == context.cpuClass)
+      continue;
+    error() << llvm::formatv(
+        "sweep '{0}' measures its run jobs on CPU class '{1}' but the local "
+        "workers are '{2}'; submit it with --coordinator to a coordinator "
+        "with workers of that class\n",
+        loaded.spec.name(), cpuClass, context.cpuClass);
+    return false;
+  }
+  return true;
+}
+
+/// The embedded run: a coordinator on a free loopback port with a fresh
+/// token and local worker slots, all in this process.
+llvm::Expected<FollowResult> runEmbedded(const LoadedSpec &loaded,
+                                         const EmbeddedSweepOptions &options,
+                                         const std::atomic<bool> &stop,
+                                         coordinator::SweepProgress &final,
+                                         int64_t &sweepId) {
+  if (!localWorkersCanRun(loaded))
+    return FollowResult::Failed;
   llvm::StringRef dbDir = llvm::sys::path::parent_path(options.dbPath);
   if (!dbDir.empty())
     llvm::sys::fs::create_directories(dbDir);
@@ -355,18 +364,23 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   // Nothing else on this machine may feed or drain the embedded queue.
   config.token = randomToken();
   bool created = !llvm::sys::fs::exists(options.dbPath);
-  CoordinatorServer server(config);
+  llvm::Expected<std::unique_ptr<CoordinatorServer>> server =
+      CoordinatorServer::start(config);
+  if (!server)
+    return server.takeError();
   llvm::SmallString<256> absolute(options.dbPath);
   llvm::sys::fs::make_absolute(absolute);
   llvm::errs() << llvm::formatv("sweep {0}: results in {1}{2}\n",
                                 loaded.spec.name(), absolute,
                                 created ? " (a new database)" : "");
+  JobQueue &queue = (*server)->getQueue();
   // This process owned the database's leases last time, and no worker
   // of that run is alive: hand their jobs out again.
-  server.getQueue().releaseAllLeases();
+  if (llvm::Error error = queue.releaseAllLeases().takeError())
+    return std::move(error);
 
   WorkerConfig workerConfig;
-  workerConfig.client = {server.address(), config.token, ""};
+  workerConfig.client = {(*server)->address(), config.token};
   workerConfig.slots = std::max(1u, options.workers);
   // Beside the database: the sweep's run jobs share the references of their
   // models, and a later sweep into the same database finds them.
@@ -376,15 +390,16 @@ FollowResult runEmbedded(const LoadedSpec &loaded,
   // The embedded coordinator accepts its own workers: no error to show.
   std::thread workerThread(
       [&] { llvm::consumeError(worker.run(stopWorkers)); });
-  CoordinatorClient client({server.address(), config.token, ""});
+  CoordinatorClient client({(*server)->address(), config.token});
   FollowResult result =
       submitAndFollow(client, loaded, options.force, stop, final, sweepId);
   stopWorkers = true;
   workerThread.join();
   // The workers abandoned their jobs without reporting: put them back now
   // rather than leaving them leased in the database until the next run.
-  server.getQueue().releaseAllLeases();
-  server.shutdown();
+  if (llvm::Error error = queue.releaseAllLeases().takeError())
+    return std::move(error);
+  (*server)->shutdown();
   return result;
 }
 
@@ -417,17 +432,16 @@ int runEmbeddedSweep(const LoadedSpec &loaded,
                      const EmbeddedSweepOptions &options,
                      coordinator::SweepProgress &final) {
   std::atomic<bool> &stop = stopOnInterrupt();
-  FollowResult result;
   int64_t sweepId = 0;
-  try {
-    result = runEmbedded(loaded, options, stop, final, sweepId);
-  } catch (const std::exception &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<FollowResult> result =
+      runEmbedded(loaded, options, stop, final, sweepId);
+  if (!result) {
+    error() << llvm::toString(result.takeError()) << "\n";
     return 1;
   }
-  if (result == FollowResult::Interrupted)
+  if (*result == FollowResult::Interrupted)
     return 130;
-  return result == FollowResult::Failed ? 1 : 0;
+  return *result == FollowResult::Failed ? 1 : 0;
 }
 
 /// Where zoo names resolve when not beside the spec: the zoo of the
@@ -448,6 +462,36 @@ std::vector<std::string> zooDirectories() {
   return dirs;
 }
 
+/// The sweep submitted to --coordinator and followed.
+static llvm::Expected<FollowResult>
+followRemotely(const LoadedSpec &loaded, const std::atomic<bool> &stop,
+               coordinator::SweepProgress &final, int64_t &sweepId) {
+  llvm::Expected<ClientConfig> config =
+      loadClientConfig(coordinatorAddress, tokenFile, tlsCa);
+  if (!config)
+    return config.takeError();
+  CoordinatorClient client(*config);
+  FollowResult result =
+      submitAndFollow(client, loaded, force, stop, final, sweepId);
+  if (result == FollowResult::Interrupted)
+    llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
+                    "goes on at the coordinator\n";
+  return result;
+}
+
+/// The sweep run by an embedded coordinator and workers.
+static llvm::Expected<FollowResult>
+runLocally(const LoadedSpec &loaded, const std::atomic<bool> &stop,
+           coordinator::SweepProgress &final, int64_t &sweepId) {
+  llvm::Expected<FollowResult> result =
+      runEmbedded(loaded, {databasePath, workers, force}, stop, final, sweepId);
+  if (result && *result == FollowResult::Interrupted)
+    llvm::errs() << "dispatchlab sweep: interrupted; run the same "
+                    "command again to resume (finished jobs are kept in "
+                 << databasePath << ")\n";
+  return result;
+}
+
 int runSweepCommand() {
   llvm::Expected<LoadedSpec> loaded = loadSweepSpec(specPath, zooDirectories());
   if (!loaded) {
@@ -464,31 +508,18 @@ int runSweepCommand() {
     llvm::errs() << *sizeWarning << "\n";
   std::atomic<bool> &stop = stopOnInterrupt();
   coordinator::SweepProgress final;
-  FollowResult result;
   int64_t sweepId = 0;
-  try {
-    if (!coordinatorAddress.empty()) {
-      CoordinatorClient client(
-          {coordinatorAddress, resolveToken(tokenFile), tlsCa});
-      result = submitAndFollow(client, *loaded, force, stop, final, sweepId);
-      if (result == FollowResult::Interrupted)
-        llvm::errs() << "dispatchlab sweep: stopped following; the sweep "
-                        "goes on at the coordinator\n";
-    } else {
-      result = runEmbedded(*loaded, {databasePath, workers, force}, stop, final,
-                           sweepId);
-      if (result == FollowResult::Interrupted)
-        llvm::errs() << "dispatchlab sweep: interrupted; run the same "
-                        "command again to resume (finished jobs are kept in "
-                     << databasePath << ")\n";
-    }
-  } catch (const std::exception &e) {
-    error() << e.what() << "\n";
+  llvm::Expected<FollowResult> result =
+      coordinatorAddress.empty()
+          ? runLocally(*loaded, stop, final, sweepId)
+          : followRemotely(*loaded, stop, final, sweepId);
+  if (!result) {
+    error() << llvm::toString(result.takeError()) << "\n";
     return 1;
   }
-  if (result == FollowResult::Interrupted)
+  if (*result == FollowResult::Interrupted)
     return 130;
-  if (result == FollowResult::Failed)
+  if (*result == FollowResult::Failed)
     return 1;
   printSweepTable(final, llvm::outs());
   return finishedStatus(final, sweepId);

@@ -61,61 +61,67 @@ void printSweeps(const std::vector<SweepListing> &sweeps,
   printGrid(grid, OutputFormat::Table, os);
 }
 
-/// The sweep `selector` names, or nothing after an error line.
-std::optional<SweepRef> selectSweep(ResultStore &store,
-                                    llvm::StringRef selector) {
-  std::optional<SweepRef> found = findSweep(store, selector);
-  if (!found)
-    error() << describeMissingSweep(store, selector, databasePath) << "\n";
-  return found;
+/// Runs `change` on the sweep `selector` names, in the database opened for
+/// writing.
+llvm::Error changeSweep(
+    llvm::StringRef selector,
+    llvm::function_ref<llvm::Error(JobQueue &, const SweepRef &)> change) {
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath);
+  if (!store)
+    return store.takeError();
+  llvm::Expected<SweepRef> sweep =
+      requireSweep(**store, selector, databasePath);
+  if (!sweep)
+    return sweep.takeError();
+  JobQueue queue(**store, QueuePolicy());
+  return change(queue, *sweep);
 }
 
 /// Removes the sweep, unless a coordinator holds the database and the
 /// sweep still has jobs to run: it would lease or finish jobs that vanish.
-int removeSweep(llvm::StringRef selector) {
-  ResultStore store(databasePath);
-  std::optional<SweepRef> sweep = selectSweep(store, selector);
-  if (!sweep)
-    return 1;
-  JobQueue queue(store, QueuePolicy());
+llvm::Error removeSweep(JobQueue &queue, const SweepRef &sweep) {
   llvm::Expected<std::unique_ptr<DatabaseLock>> lock =
       DatabaseLock::acquire(databasePath);
   if (!lock) {
     std::string held = llvm::toString(lock.takeError());
-    SweepCounts counts = queue.counts(sweep->id);
-    if (!counts.finished()) {
-      error() << llvm::formatv(
-          "sweep '{0}' (#{1}) has {2} pending and {3} running jobs and {4}; "
-          "cancel it first (dispatchlab sweeps cancel {1}) and remove it "
-          "once its running jobs end\n",
-          sweep->name, sweep->id, counts.pending, counts.running, held);
-      return 1;
-    }
+    llvm::Expected<SweepCounts> counts = queue.counts(sweep.id);
+    if (!counts)
+      return counts.takeError();
+    if (!counts->finished())
+      return llvm::createStringError(
+          llvm::formatv(
+              "sweep '{0}' (#{1}) has {2} pending and {3} running jobs and "
+              "{4}; cancel it first (dispatchlab sweeps cancel {1}) and "
+              "remove it once its running jobs end",
+              sweep.name, sweep.id, counts->pending, counts->running, held)
+              .str());
   }
-  RemovedSweep removed = queue.removeSweep(sweep->id);
+  llvm::Expected<RemovedSweep> removed = queue.removeSweep(sweep.id);
+  if (!removed)
+    return removed.takeError();
   llvm::outs() << llvm::formatv(
       "removed sweep '{0}' (#{1}): {2} jobs, {3} results and {4} models no "
       "other sweep uses\n",
-      sweep->name, sweep->id, removed.jobs, removed.results, removed.models);
-  return 0;
+      sweep.name, sweep.id, removed->jobs, removed->results, removed->models);
+  return llvm::Error::success();
 }
 
 /// Fails the pending jobs as cancelled, through the database: every
 /// JobQueue change is one transaction that reads the job's state afresh, so
 /// a coordinator on the database leases none of them afterwards.
-int cancelSweep(llvm::StringRef selector) {
-  ResultStore store(databasePath);
-  std::optional<SweepRef> sweep = selectSweep(store, selector);
-  if (!sweep)
-    return 1;
-  JobQueue queue(store, QueuePolicy());
-  int64_t cancelled = queue.cancelPending(sweep->id, unixNow());
-  SweepCounts counts = queue.counts(sweep->id);
+llvm::Error cancelSweep(JobQueue &queue, const SweepRef &sweep) {
+  llvm::Expected<int64_t> cancelled = queue.cancelPending(sweep.id, unixNow());
+  if (!cancelled)
+    return cancelled.takeError();
+  llvm::Expected<SweepCounts> counts = queue.counts(sweep.id);
+  if (!counts)
+    return counts.takeError();
   llvm::outs() << llvm::formatv(
       "sweep '{0}' (#{1}): {2} pending jobs cancelled, {3} running left to "
       "finish\n",
-      sweep->name, sweep->id, cancelled, counts.running);
-  return 0;
+      sweep.name, sweep.id, *cancelled, counts->running);
+  return llvm::Error::success();
 }
 
 int manageSweep() {
@@ -124,30 +130,41 @@ int manageSweep() {
     error() << "expected 'sweeps', 'sweeps rm ID' or 'sweeps cancel ID'\n";
     return 2;
   }
-  try {
-    // Opened read-only first: a missing database is an error, not created.
-    { ResultStore probe(databasePath, ResultStore::Access::ReadOnly); }
-    return verb == "rm" ? removeSweep(action[1]) : cancelSweep(action[1]);
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  // Opened read-only first: a missing database is an error, not created.
+  llvm::Error failure =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly)
+          .takeError();
+  if (!failure)
+    failure = changeSweep(action[1], verb == "rm" ? removeSweep : cancelSweep);
+  if (failure) {
+    error() << llvm::toString(std::move(failure)) << "\n";
     return 1;
   }
+  return 0;
+}
+
+/// Prints every sweep of the database.
+llvm::Error printAllSweeps() {
+  llvm::Expected<std::unique_ptr<ResultStore>> store =
+      ResultStore::open(databasePath, ResultStore::Access::ReadOnly);
+  if (!store)
+    return store.takeError();
+  llvm::Expected<std::vector<SweepListing>> sweeps = listSweeps(**store);
+  if (!sweeps)
+    return sweeps.takeError();
+  if (sweeps->empty())
+    llvm::outs() << "no sweeps in " << databasePath << "\n";
+  else
+    printSweeps(*sweeps, llvm::outs());
+  return llvm::Error::success();
 }
 } // namespace
 
 int runSweepsCommand() {
   if (!action.empty())
     return manageSweep();
-  try {
-    ResultStore store(databasePath, ResultStore::Access::ReadOnly);
-    std::vector<SweepListing> sweeps = listSweeps(store);
-    if (sweeps.empty()) {
-      llvm::outs() << "no sweeps in " << databasePath << "\n";
-      return 0;
-    }
-    printSweeps(sweeps, llvm::outs());
-  } catch (const StoreError &e) {
-    error() << e.what() << "\n";
+  if (llvm::Error failure = printAllSweeps()) {
+    error() << llvm::toString(std::move(failure)) << "\n";
     return 1;
   }
   return 0;

@@ -106,13 +106,14 @@ int runWorkerCommand() {
   }
   std::atomic<bool> &stop = stopOnInterrupt();
   WorkerConfig config;
-  try {
-    config.client = {coordinatorAddress, resolveToken(tokenFile), tlsCa};
-  } catch (const std::exception &e) {
+  llvm::Expected<ClientConfig> client =
+      loadClientConfig(coordinatorAddress, tokenFile, tlsCa);
+  if (!client) {
     llvm::WithColor::error(llvm::errs(), "dispatchlab worker")
-        << e.what() << "\n";
+        << llvm::toString(client.takeError()) << "\n";
     return 2;
   }
+  config.client = std::move(*client);
   config.slots = std::max(1u, slots.getValue());
   config.cpuClassOverride = cpuClassOverride;
   config.cacheDirectory = cacheDir;
