@@ -3,6 +3,7 @@
 #ifndef DISPATCHLAB_CORE_CODEGEN_PASSES_H
 #define DISPATCHLAB_CORE_CODEGEN_PASSES_H
 
+#include "core/support/WeightArguments.h"
 #include "heuristics/DispatchDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -22,14 +23,9 @@ namespace dispatchlab {
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "dispatchlab.dispatch";
 
-/// Argument attributes of a model's host function: the weight an argument
-/// holds (set by the ONNX importer: the initializer's name, or for a weight
-/// derived from weights the result of the importer's parameter function),
-/// and for a weight in a packed layout, the result of the initializer
-/// (HoistParameterPacking) it binds to.
-inline constexpr llvm::StringLiteral kParameterAttr = "dispatchlab.parameter";
-inline constexpr llvm::StringLiteral kParameterResultAttr =
-    "dispatchlab.parameter_result";
+/// Argument attribute of a model's host function: for a weight in a packed
+/// layout, the result of the initializer (HoistParameterPacking) it binds
+/// to. The weight tags the importer sets are core/support/WeightArguments.h.
 inline constexpr llvm::StringLiteral kPackedAttr = "dispatchlab.packed";
 /// On the initializer: the host it belongs to, and per argument the host
 /// argument (a weight) it is bound to.

@@ -41,6 +41,8 @@
 #ifndef DISPATCHLAB_CORE_ONNX_ONNXIMPORTER_H
 #define DISPATCHLAB_CORE_ONNX_ONNXIMPORTER_H
 
+#include "core/support/WeightArguments.h"
+
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
@@ -50,14 +52,6 @@
 #include <string>
 
 namespace dispatchlab {
-
-/// Argument tags of `@main` and of its parameter function (see above), and
-/// the parameter function's tag naming `@main`.
-inline constexpr llvm::StringLiteral kParameterAttr = "dispatchlab.parameter";
-inline constexpr llvm::StringLiteral kParameterResultAttr =
-    "dispatchlab.parameter_result";
-inline constexpr llvm::StringLiteral kParametersOfAttr =
-    "dispatchlab.parameters_of";
 
 /// The parameter function of `module`, or null when no weight is derived.
 mlir::func::FuncOp findParameterFunction(mlir::ModuleOp module);
