@@ -74,7 +74,7 @@ std::string getTilePipeline(int64_t vectorWidth) {
          std::to_string(vectorWidth) +
          "},canonicalize),"
          "dispatchlab-pack-weight-panels,"
-         "func.func(canonicalize,cse,"
+         "func.func(canonicalize,cse,dispatchlab-decompose-depthwise-convs,"
          "dispatchlab-vectorize-dispatches,canonicalize,cse,"
          "loop-invariant-subset-hoisting,canonicalize,cse)";
 }

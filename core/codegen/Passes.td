@@ -338,6 +338,29 @@ def TileAndFuseDispatchesPass
                            "mlir::affine::AffineDialect"];
 }
 
+def DecomposeDepthwiseConvsPass
+    : Pass<"dispatchlab-decompose-depthwise-convs", "mlir::func::FuncOp"> {
+  let summary = "Rewrite depthwise convolution rows as "
+                "linalg.depthwise_conv_1d_nwc_wc";
+  let description = [{
+    Mirrors IREE's DecomposeConvolutionToLowerDimOps in its CPU convolution
+    pipeline (CPUConvTileAndDecomposeExpert). Runs on dispatch functions
+    after dispatchlab-tile-and-fuse-dispatches, which tiles a depthwise
+    convolution generic (input [oh * sh + kh * dh, ow * sw + kw * dw, c],
+    filter [kh, kw, c], output [oh, ow, c], `out + input * filter` in one
+    float type) to one output row, a few columns and a vector of channels,
+    and its window dims to 1. Each such tile, with unit output height and
+    unit filter height, becomes a linalg.depthwise_conv_1d_nwc_wc whose
+    batch dim is the row, keeping the W stride and dilation; the filter
+    drops its unit height through a rank-reducing slice. Upstream's
+    vectorizer (dispatchlab-vectorize-dispatches) turns that op into one
+    FMA per output column and filter tap on vectors of channels. Other ops
+    are left alone.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def VectorizeDispatchesPass
     : Pass<"dispatchlab-vectorize-dispatches", "mlir::func::FuncOp"> {
   let summary = "Vectorize the statically shaped Linalg ops of dispatches";
@@ -348,7 +371,9 @@ def VectorizeDispatchesPass
     FMAs); others stay as they are and become loops later. Unit loops are
     dropped first and an input read at `d * stride` becomes a strided slice
     read at `d`, so a convolution tile whose window dims were tiled to 1 is
-    a plain contraction (or, depthwise, an elementwise multiply-add).
+    a plain contraction. Depthwise convolution rows arrive as
+    linalg.depthwise_conv_1d_nwc_wc (dispatchlab-decompose-depthwise-convs),
+    which the vectorizer turns into FMAs on vectors of channels.
   }];
   let options = [
     Option<"maxVectorElements", "max-vector-elements", "int64_t", "4096",

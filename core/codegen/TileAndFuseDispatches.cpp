@@ -460,8 +460,8 @@ struct TileAndFuseDispatchesPass
         continue;
       // Filter window dims go one position at a time, as IREE's CPU
       // convolution strategy tiles them to 1: each step is then a
-      // matmul-like contraction over channels (or, depthwise, an
-      // elementwise multiply-add) once unit dims are dropped.
+      // matmul-like contraction over channels once unit dims are dropped
+      // (depthwise, a 1-D convolution of one row: DecomposeDepthwiseConvs).
       int64_t size = isWindowDim(op, index)
                          ? 1
                          : getFullTileSize(ranges[index], reductionTileSize);
