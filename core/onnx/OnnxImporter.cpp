@@ -5,6 +5,7 @@
 #include "core/onnx/InferenceGuard.h"
 #include "core/onnx/OnnxModelFile.h"
 #include "core/onnx/OnnxOps.h"
+#include "core/onnx/Passes.h"
 
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -312,6 +313,9 @@ LogicalResult Importer::lowerToLinalg(ModuleOp module) {
                               TosaToLinalgNamedOptions(), std::nullopt);
   pm.addNestedPass<func::FuncOp>(createTosaToArithPass());
   pm.addNestedPass<func::FuncOp>(createTosaToTensorPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+  pm.addNestedPass<func::FuncOp>(createSinkLayoutTransposesPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
   if (failed(pm.run(module)))

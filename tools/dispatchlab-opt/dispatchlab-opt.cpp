@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/codegen/Passes.h"
+#include "core/onnx/Passes.h"
 #include "core/pipeline/Registration.h"
 
 #include "mlir/IR/DialectRegistry.h"
@@ -18,6 +19,7 @@ int main(int argc, char **argv) {
   dispatchlab::registerDialects(registry);
   dispatchlab::registerPasses();
   dispatchlab::registerCodegenPasses();
+  dispatchlab::registerOnnxImportPasses();
   // Upstream dialects and passes too, so codegen's lowering steps (forall
   // to async, vector lowering) can be tested on dispatchlab's output.
   mlir::registerAllDialects(registry);
