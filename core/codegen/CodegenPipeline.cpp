@@ -249,12 +249,10 @@ LogicalResult readPackedInputs(ModuleOp module, StringRef hostName,
     std::string name = "packed" + std::to_string(*result);
     Value source = terminator->getOperand(*result);
     while (Operation *op = source.getDefiningOp()) {
-      if (auto transpose = dyn_cast<linalg::TransposeOp>(op))
-        source = transpose.getInput();
-      else if (auto expand = dyn_cast<tensor::ExpandShapeOp>(op))
-        source = expand.getSrc();
-      else
+      if (!isa<linalg::TransposeOp, tensor::ExpandShapeOp,
+               tensor::CollapseShapeOp>(op))
         break;
+      source = op->getOperand(0);
     }
     if (auto weight = dyn_cast<BlockArgument>(source))
       name =

@@ -23,7 +23,7 @@ namespace {
 
 /// A transpose inside a dispatch of a weight the host passes in: its input
 /// is an argument of the dispatch that every call binds to a parameter of
-/// the host.
+/// the host or a reshape of one.
 struct HoistableTranspose {
   linalg::TransposeOp transpose;
   func::CallOp call;
@@ -46,7 +46,7 @@ struct HoistParameterPackingPass
             auto input = dyn_cast<BlockArgument>(transpose.getInput());
             if (!input || input.getOwner() != &callee.front() ||
                 !transpose.getInit().getDefiningOp<tensor::EmptyOp>() ||
-                !isParameter(call.getOperand(input.getArgNumber())))
+                !getReshapedParameter(call.getOperand(input.getArgNumber())))
               return;
             hoistable.push_back(
                 {transpose, call, callee, input.getArgNumber()});
@@ -60,8 +60,8 @@ struct HoistParameterPackingPass
     ParameterInitializer initializer(module, host);
     DenseMap<std::pair<Value, Attribute>, BlockArgument> packed;
     for (HoistableTranspose &item : hoistable) {
-      auto weight = cast<BlockArgument>(item.call.getOperand(item.argument));
-      auto key = std::make_pair(Value(weight),
+      Value weight = item.call.getOperand(item.argument);
+      auto key = std::make_pair(weight,
                                 Attribute(item.transpose.getPermutationAttr()));
       BlockArgument &hostPacked = packed[key];
       if (!hostPacked) {
@@ -72,7 +72,7 @@ struct HoistParameterPackingPass
         Value init = tensor::EmptyOp::create(
             builder, loc, resultType.getShape(), resultType.getElementType());
         auto copy = linalg::TransposeOp::create(
-            builder, loc, initializer.getArgument(weight), init,
+            builder, loc, initializer.getWeight(weight), init,
             item.transpose.getPermutation());
         hostPacked = initializer.addResult(copy->getResult(0));
       }

@@ -35,11 +35,13 @@ namespace {
 /// The panel width every read of dispatch argument `argument` uses, if each
 /// is a slice taken in a tile loop's body that is whole in every dim but the
 /// last, and in the last `width` wide at the loop's induction variable
-/// stepping by `width` from 0: one column panel per tile. Panels of a rank-1
-/// tensor are contiguous already.
+/// stepping by `width` from 0: one column panel per tile.
 std::optional<int64_t> getPanelWidth(BlockArgument argument) {
   auto type = dyn_cast<RankedTensorType>(argument.getType());
-  if (!type || !type.hasStaticShape() || type.getRank() < 2 ||
+  // A vector's panels are contiguous already (a bias, however reshaped).
+  if (!type || !type.hasStaticShape() ||
+      llvm::count_if(type.getShape(), [](int64_t dim) { return dim != 1; }) <
+          2 ||
       argument.use_empty())
     return std::nullopt;
   int64_t rank = type.getRank();
@@ -158,7 +160,7 @@ struct PackWeightPanelsPass
             return;
           for (BlockArgument argument : callee.getArguments()) {
             Value weight = call.getOperand(argument.getArgNumber());
-            if (!isParameter(weight) && !getPackedResult(weight))
+            if (!getReshapedParameter(weight) && !getPackedResult(weight))
               continue;
             if (std::optional<int64_t> width = getPanelWidth(argument))
               reads[weight].push_back({call, argument, *width});
@@ -196,8 +198,7 @@ struct PackWeightPanelsPass
         // A weight as the model gives it: the initializer packs it into a
         // new layout, passed to these reads instead.
         OpBuilder builder = initializer.getBuilder();
-        BlockArgument source =
-            initializer.getArgument(cast<BlockArgument>(weight));
+        Value source = initializer.getWeight(weight);
         packed = initializer.addResult(
             packPanels(builder, source.getLoc(), source, width));
         for (PanelRead &read : panelReads)

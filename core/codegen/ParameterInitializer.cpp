@@ -6,6 +6,8 @@
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/SymbolTable.h"
 
 using namespace mlir;
@@ -59,6 +61,15 @@ bool isParameter(Value value) {
   unsigned index = argument.getArgNumber();
   return function.getArgAttr(index, kParameterAttr) ||
          function.getArgAttr(index, kParameterResultAttr);
+}
+
+BlockArgument getReshapedParameter(Value value) {
+  while (Operation *op = value.getDefiningOp()) {
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+      return {};
+    value = op->getOperand(0);
+  }
+  return isParameter(value) ? cast<BlockArgument>(value) : BlockArgument();
 }
 
 std::optional<unsigned> getPackedResult(Value value) {
@@ -116,6 +127,15 @@ BlockArgument ParameterInitializer::getArgument(BlockArgument weight) {
           kHostArgumentAttr, builder.getI64IntegerAttr(weight.getArgNumber()))),
       weight.getLoc());
   return function.getArgument(position);
+}
+
+Value ParameterInitializer::getWeight(Value weight) {
+  Operation *reshape = weight.getDefiningOp();
+  if (!reshape)
+    return getArgument(cast<BlockArgument>(weight));
+  IRMapping mapping;
+  mapping.map(reshape->getOperand(0), getWeight(reshape->getOperand(0)));
+  return getBuilder().clone(*reshape, mapping)->getResult(0);
 }
 
 OpBuilder ParameterInitializer::getBuilder() {

@@ -41,6 +41,10 @@ void forEachSoleDispatchCall(
 /// the model (tagged by the importer).
 bool isParameter(mlir::Value value);
 
+/// The host parameter `value` is, or is a reshape of (the importer collapses
+/// a 1x1 convolution's filter to a matrix in the host), else null.
+mlir::BlockArgument getReshapedParameter(mlir::Value value);
+
 /// The initializer result a packed argument of a host binds to.
 std::optional<unsigned> getPackedResult(mlir::Value value);
 
@@ -51,6 +55,10 @@ public:
 
   /// The argument bound to host argument `weight`, added on first use.
   mlir::BlockArgument getArgument(mlir::BlockArgument weight);
+
+  /// The initializer's copy of host value `weight`, a parameter or a reshape
+  /// of one (getReshapedParameter): its argument, reshaped alike.
+  mlir::Value getWeight(mlir::Value weight);
 
   /// A builder inserting before the initializer's return.
   mlir::OpBuilder getBuilder();

@@ -78,3 +78,34 @@ func.func @host(%w: tensor<16x8xf32> {dispatchlab.parameter_result = 0 : i64}) -
   %b:2 = call @host_dispatch_1(%w) : (tensor<16x8xf32>) -> (tensor<8x16xf32>, tensor<16x8xf32>)
   return %a, %b#0, %b#1 : tensor<8x16xf32>, tensor<8x16xf32>, tensor<16x8xf32>
 }
+
+// -----
+
+// A 1x1 convolution's filter, collapsed to a matrix in the host: the
+// initializer collapses its own copy of the weight the same way and
+// transposes that (ResNet-50's 1x1 filters were left in their dispatches).
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%[[X:.+]]: tensor<4x8xf32>, %[[PACKED:.+]]: tensor<8x16xf32>)
+// CHECK-NOT:     linalg.transpose
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    (%[[W:.+]]: tensor<16x1x1x8xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<8x16xf32>
+// CHECK:         %[[C:.+]] = tensor.collapse_shape %[[W]] {{\[}}[0, 1, 2], [3]] : tensor<16x1x1x8xf32> into tensor<16x8xf32>
+// CHECK:         %[[T:.+]] = linalg.transpose ins(%[[C]] : tensor<16x8xf32>)
+// CHECK:         return %[[T]]
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    %[[HOST_PACKED:[^:]+]]: tensor<8x16xf32> {bufferization.writable = false, dispatchlab.packed = 0 : i64}
+// CHECK:         call @host_dispatch_0(%{{.+}}, %[[HOST_PACKED]])
+func.func private @host_dispatch_0(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %t = linalg.transpose ins(%w : tensor<16x8xf32>) outs(%e : tensor<8x16xf32>) permutation = [1, 0]
+  %z = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%o : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%x, %t : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+func.func @host(%x: tensor<4x8xf32>, %w4: tensor<16x1x1x8xf32> {dispatchlab.parameter_result = 3 : i64}) -> tensor<4x16xf32> {
+  %w = tensor.collapse_shape %w4 [[0, 1, 2], [3]] : tensor<16x1x1x8xf32> into tensor<16x8xf32>
+  %y = call @host_dispatch_0(%x, %w) : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}

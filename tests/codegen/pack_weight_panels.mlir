@@ -131,3 +131,36 @@ func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x128xf32> {dispatchlab.parame
   %y:2 = call @host_dispatch_0(%x, %w, %b) : (tensor<8x64xf32>, tensor<64x128xf32>, tensor<128xf32>) -> (tensor<8x128xf32>, tensor<4x128xf32>)
   return %y#0, %y#1 : tensor<8x128xf32>, tensor<4x128xf32>
 }
+
+// -----
+
+// A weight the host reshapes before the call (a 1x1 filter [128, 1, 1, 64]
+// stored as the matrix the dispatch reads): the initializer reshapes its
+// own copy the same way before packing it.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%{{.+}}: tensor<8x64xf32>, %{{.+}}: tensor<4x64x32xf32>)
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    (%[[SRC:.+]]: tensor<64x1x128xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<4x64x32xf32>
+// CHECK:         %[[M:.+]] = tensor.collapse_shape %[[SRC]] {{\[}}[0, 1], [2]] : tensor<64x1x128xf32> into tensor<64x128xf32>
+// CHECK:         %[[SPLIT:.+]] = tensor.expand_shape %[[M]] {{\[}}[0], [1, 2]] output_shape [64, 4, 32]
+// CHECK:         linalg.transpose ins(%[[SPLIT]] : tensor<64x4x32xf32>)
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    %[[HOST_PACKED:[^:]+]]: tensor<4x64x32xf32> {bufferization.writable = false, dispatchlab.packed = 0 : i64}
+// CHECK:         call @host_dispatch_0(%{{.+}}, %[[HOST_PACKED]])
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x128xf32>) -> tensor<8x128xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x128xf32>
+  %r = scf.forall (%j) = (0) to (128) step (32) shared_outs(%o = %e) -> (tensor<8x128xf32>) {
+    %panel = tensor.extract_slice %w[0, %j] [64, 32] [1, 1] : tensor<64x128xf32> to tensor<64x32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x128xf32> to tensor<8x32xf32>
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x128xf32>
+    }
+  }
+  return %r : tensor<8x128xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w3: tensor<64x1x128xf32> {dispatchlab.parameter = "fc.weight"}) -> tensor<8x128xf32> {
+  %w = tensor.collapse_shape %w3 [[0, 1], [2]] : tensor<64x1x128xf32> into tensor<64x128xf32>
+  %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
+  return %y : tensor<8x128xf32>
+}
