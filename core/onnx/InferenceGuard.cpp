@@ -26,18 +26,29 @@ public:
 
 private:
   void declare(const onnx::ValueInfoProto &info);
+  void record(const std::string &name, const onnx::TensorProto &tensor);
 
   llvm::StringMap<int64_t> ranks;
+  /// The element counts of the 1-D constants: a Reshape's output has as many
+  /// dims as its shape operand has elements.
+  llvm::StringMap<int64_t> lengths;
 };
 } // namespace
 
 KnownRanks::KnownRanks(const onnx::GraphProto &graph) {
   for (const onnx::TensorProto &initializer : graph.initializer())
-    ranks[initializer.name()] = initializer.dims_size();
+    record(initializer.name(), initializer);
   for (const onnx::ValueInfoProto &input : graph.input())
     declare(input);
   for (const onnx::ValueInfoProto &info : graph.value_info())
     declare(info);
+}
+
+void KnownRanks::record(const std::string &name,
+                        const onnx::TensorProto &tensor) {
+  ranks[name] = tensor.dims_size();
+  if (tensor.dims_size() == 1)
+    lengths[name] = tensor.dims(0);
 }
 
 void KnownRanks::declare(const onnx::ValueInfoProto &info) {
@@ -54,18 +65,38 @@ static bool preservesRank(llvm::StringRef opType) {
       "Dropout", "Erf", "Exp", "Gelu", "HardSigmoid", "HardSwish", "Identity",
       "LayerNormalization", "LeakyRelu", "Log", "LogSoftmax", "Neg",
       "Reciprocal", "Relu", "Sigmoid", "Softmax", "Sqrt", "Tanh",
+      "Transpose",
       // clang-format on
   };
   return ops.contains(opType);
 }
 
 void KnownRanks::propagate(const onnx::NodeProto &node) {
-  if (node.input_size() == 0 || node.output_size() == 0 ||
-      node.output(0).empty() || ranks.contains(node.output(0)))
+  if (node.output_size() == 0 || node.output(0).empty() ||
+      ranks.contains(node.output(0)))
+    return;
+  const std::string &output = node.output(0);
+  if (node.op_type() == "Constant") {
+    for (const onnx::AttributeProto &attribute : node.attribute())
+      if (attribute.name() == "value" && attribute.has_t())
+        record(output, attribute.t());
+    return;
+  }
+  if (node.op_type() == "Flatten") {
+    ranks[output] = 2;
+    return;
+  }
+  if (node.op_type() == "Reshape" && node.input_size() == 2) {
+    auto length = lengths.find(node.input(1));
+    if (length != lengths.end())
+      ranks[output] = length->second;
+    return;
+  }
+  if (node.input_size() == 0)
     return;
   std::optional<int64_t> rank = lookup(node.input(0));
   if (rank && preservesRank(node.op_type()))
-    ranks[node.output(0)] = *rank;
+    ranks[output] = *rank;
 }
 
 /// The node as error messages name it: by name, else by its first output.
