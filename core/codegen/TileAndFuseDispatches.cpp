@@ -328,6 +328,43 @@ struct TileAndFuseDispatchesPass
     return success();
   }
 
+  /// Adds to `loops` the loops of `root` along which its tiles would each
+  /// recompute a whole reduction fused into them: those that do not index
+  /// the slice of a reduction's result the tile reads, directly or through
+  /// the fused ops in between. `rootToOp` maps root loops to `op`'s.
+  void collectRecomputingLoops(linalg::LinalgOp root, linalg::LinalgOp op,
+                               AffineMap rootToOp, llvm::BitVector &loops,
+                               unsigned depth = 0) {
+    if (depth > 8)
+      return;
+    MLIRContext *context = root->getContext();
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      auto result = dyn_cast<OpResult>(input->get());
+      auto producer =
+          result ? dyn_cast<linalg::LinalgOp>(result.getOwner()) : nullptr;
+      if (!producer || producer->getBlock() != op->getBlock() ||
+          llvm::is_contained(unfused, producer.getOperation()))
+        continue;
+      AffineMap access = op.getMatchingIndexingMap(input).compose(rootToOp);
+      AffineMap written = producer.getIndexingMapMatchingResult(result);
+      if (!written.isProjectedPermutation())
+        continue;
+      if (producer.getNumReductionLoops() > 0)
+        for (unsigned loop = 0; loop < root.getNumLoops(); ++loop)
+          if (!access.isFunctionOfDim(loop))
+            loops.set(loop);
+      SmallVector<AffineExpr> toProducer(producer.getNumLoops(),
+                                         getAffineConstantExpr(0, context));
+      for (auto [position, expr] : llvm::enumerate(written.getResults()))
+        toProducer[cast<AffineDimExpr>(expr).getPosition()] =
+            access.getResult(position);
+      collectRecomputingLoops(
+          root, producer,
+          AffineMap::get(root.getNumLoops(), 0, toProducer, context), loops,
+          depth + 1);
+    }
+  }
+
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp root,
                             ArrayRef<int64_t> targets) {
     const int64_t reductionTargets[] = {1, 8};
@@ -360,6 +397,19 @@ struct TileAndFuseDispatchesPass
         return splitAndTile(rewriter, root, loop, *at, targets);
       sizes[loop] = rewriter.getIndexAttr(size);
     }
+
+    // A loop along which each tile would recompute a fused reduction (a
+    // LayerNorm's or softmax's normalization over the row it reduces) is
+    // not tiled: the tile takes whole rows, as IREE's CPU backend tiles
+    // such dispatches by their reduction's parallel loops only.
+    llvm::BitVector recomputing(ranges.size());
+    collectRecomputingLoops(
+        root, root,
+        AffineMap::getMultiDimIdentityMap(ranges.size(), root->getContext()),
+        recomputing);
+    for (unsigned loop : recomputing.set_bits())
+      if (iterators[loop] == utils::IteratorType::parallel)
+        sizes[loop] = rewriter.getIndexAttr(0);
 
     // One scf.forall over the tiles: they are independent, so they can be
     // spread over threads (IREE distributes the same tiles to workgroups).

@@ -402,6 +402,38 @@ func.func @centred_variance_dispatch(%x: tensor<1x64x64xf32>, %mean: tensor<1x64
 
 // -----
 
+// A softmax's normalization as the dispatch's last op, its row sum fused
+// into it: the rows' dim is not tiled (each tile takes 8 whole rows), so
+// each row's sum is computed once rather than once per 32-column tile.
+// CHECK-LABEL: func.func @normalize_after_sum_dispatch
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (8)
+// CHECK:           %[[ROWS:.+]] = tensor.extract_slice %{{.+}}[%[[I]], 0] [8, 128] [1, 1]
+// CHECK:           %[[SUM:.+]] = scf.for {{.+}} -> (tensor<8xf32>)
+// CHECK:           linalg.generic {{.+}} ins(%[[ROWS]], %[[SUM]] : tensor<8x128xf32>, tensor<8xf32>)
+// CHECK:             arith.divf
+// CHECK-NOT:     scf.forall (
+#sm_id = affine_map<(d0, d1) -> (d0, d1)>
+#sm_row = affine_map<(d0, d1) -> (d0)>
+func.func @normalize_after_sum_dispatch(%x: tensor<64x128xf32>) -> tensor<64x128xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty_sum = tensor.empty() : tensor<64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#sm_id, #sm_row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x128xf32>) outs(%fill : tensor<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %empty = tensor.empty() : tensor<64x128xf32>
+  %norm = linalg.generic {indexing_maps = [#sm_id, #sm_row, #sm_id], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<64x128xf32>, tensor<64xf32>) outs(%empty : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %total: f32, %o: f32):
+    %q = arith.divf %in, %total : f32
+    linalg.yield %q : f32
+  } -> tensor<64x128xf32>
+  return %norm : tensor<64x128xf32>
+}
+
+// -----
+
 // Sibling results (--horizontal-contractions: several consumers of one
 // matmul, each returned): the shared matmul, which has reduction loops, is
 // tiled first on its own and computed once; each consumer then gets its
