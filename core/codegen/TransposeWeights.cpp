@@ -28,7 +28,10 @@ namespace {
 /// tiling); for a weight, HoistParameterPacking then moves it out of the
 /// dispatch into the initializer. An input the dispatch also returns is
 /// left alone: it is written tile by tile from the tile loop, and a
-/// transposed copy would need it whole first.
+/// transposed copy would need it whole first. So is a reduction of one
+/// input (a LayerNorm's mean, a softmax's max): it has no weight, and a
+/// copy of its activations on every call cost BERT's softmax dispatches
+/// more than reading rows along their contiguous columns.
 void transposeWeights(RewriterBase &rewriter, func::FuncOp function) {
   Operation *terminator = function.front().getTerminator();
   auto isReturned = [&](Value value) {
@@ -41,7 +44,7 @@ void transposeWeights(RewriterBase &rewriter, func::FuncOp function) {
   };
   function.walk([&](linalg::GenericOp op) {
     if (op.getNumReductionLoops() == 0 || op.hasDynamicShape() ||
-        op.getNumDpsInits() != 1)
+        op.getNumDpsInits() != 1 || op.getNumDpsInputs() < 2)
       return;
     auto n = dyn_cast<AffineDimExpr>(
         op.getMatchingIndexingMap(op.getDpsInitOperand(0)).getResults().back());

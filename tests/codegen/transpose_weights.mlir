@@ -75,3 +75,24 @@ func.func private @host_dispatch_0(%a: tensor<8x16xf32>, %b: tensor<32x16xf32>) 
   } -> tensor<8x32xf32>
   return %r, %neg : tensor<8x32xf32>, tensor<32x16xf32>
 }
+
+// -----
+
+// A row reduction (a LayerNorm's mean, a softmax's max) has no weight: its
+// one input is read as it is, its rows reduced along their contiguous
+// columns, rather than transposed whole on every call.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-NOT:     linalg.transpose
+#rows = affine_map<(r, c) -> (r, c)>
+#row = affine_map<(r, c) -> (r)>
+func.func private @host_dispatch_0(%x: tensor<128x768xf32>) -> tensor<128xf32> attributes {dispatchlab.dispatch} {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<128xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<128xf32>) -> tensor<128xf32>
+  %s = linalg.generic {indexing_maps = [#rows, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<128x768xf32>) outs(%f : tensor<128xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<128xf32>
+  return %s : tensor<128xf32>
+}
