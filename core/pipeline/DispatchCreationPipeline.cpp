@@ -56,8 +56,9 @@ void addTransposePropagation(OpPassManager &pm,
 
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
-// pipeline=iree runs the steps of buildGlobalOptStage first and raises
-// special ops once more after the fold, as IREE's pipeline does at its end.
+// pipeline=iree runs the steps of buildGlobalOptStage first, propagates
+// transposes after the fold and raises special ops once more, as IREE's
+// pipeline does at its end.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
   bool iree = options.pipeline == PipelineMode::Iree;
   if (iree)
