@@ -85,4 +85,49 @@ def DecomposeConcatPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def PropagateLinalgTransposePass
+    : InterfacePass<"dispatchlab-propagate-linalg-transpose",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move linalg.transpose ops into the generics and "
+                "contractions next to them";
+  let description = [{
+    Mirrors IREE's PropagateLinalgTranspose (as of IREE b48a5955), in its
+    four phases: transpose-like generics become `linalg.transpose`;
+    transposes sink into matmul and batch_matmul transpose variants and
+    in-order reduction maps, and through extract_slice, expand_shape and
+    unary elementwise inputs; they bubble up through collapse_shape, unary
+    elementwise inits and (after expand_shapes are propagated up through
+    generics) fuse into the init of their producing generic; finally they
+    sink again, fusing into the input maps of consuming generics, and
+    adjacent transposes compose. Named contractions other than
+    matmul/batch_matmul only take part with `aggressive-propagation` (they
+    are generalized), convolutions only with `propagate-through-conv`.
+    Not modelled: IREE's attention-V bubbling (LinalgExt ops) and its
+    sinking through tensor.pad (off by default in IREE).
+  }];
+  let options = [
+    Option<"aggressivePropagation", "aggressive-propagation", "bool",
+           "false",
+           "IREE's enable-aggressive-propagation "
+           "(--iree-opt-aggressively-propagate-transposes, on from O3): "
+           "generalize named contractions to fuse transposes into them, "
+           "propagate reshapes through named ops">,
+    Option<"propagateThroughConv", "propagate-through-conv", "bool",
+           "false",
+           "IREE's enable-aggressive-propagation-through-conv: "
+           "convolutions take part (generalized)">,
+    Option<"edgeReshapePropagation", "edge-reshape-propagation", "bool",
+           "false",
+           "IREE's enable-edge-reshape-propagation: move transposes "
+           "through reshapes even when the reshape keeps no two Linalg or "
+           "tensor ops apart">,
+    Option<"testSinkingOnly", "test-sinking-only", "bool", "false",
+           "IREE's test-sinking-only: skip the bubbling phase (for tests)">,
+    Option<"testBubblingOnly", "test-bubbling-only", "bool", "false",
+           "IREE's test-bubbling-only: skip both sinking phases (for tests)">
+  ];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DISPATCHLAB_GLOBALOPT_PASSES_TD

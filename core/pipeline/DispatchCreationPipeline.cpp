@@ -42,10 +42,23 @@ void buildGlobalOptStage(OpPassManager &pm, const HeuristicOptions &options) {
   }
 }
 
+// IREE runs PropagateLinalgTranspose between cleanups after unit-dim
+// folding, then generalizes the linalg.transpose ops it leaves, as the
+// DispatchCreation steps expect generics.
+void addTransposePropagation(OpPassManager &pm,
+                             const HeuristicOptions &options) {
+  addCleanup(pm);
+  pm.addPass(globalopt::createPropagateLinalgTransposePass());
+  addCleanup(pm);
+  if (options.generalizeNamedOps)
+    pm.addPass(createGeneralizeNamedOpsPass());
+}
+
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
-// pipeline=iree runs the steps of buildGlobalOptStage first and raises
-// special ops once more after the fold, as IREE's pipeline does at its end.
+// pipeline=iree runs the steps of buildGlobalOptStage first, propagates
+// transposes after the fold and raises special ops once more, as IREE's
+// pipeline does at its end.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
   bool iree = options.pipeline == PipelineMode::Iree;
   if (iree)
@@ -56,6 +69,8 @@ void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createConvertElementwiseToLinalgPass());
   if (options.foldUnitExtentDims)
     pm.addPass(createFoldUnitExtentDimsPass());
+  if (iree && options.propagateTransposes)
+    addTransposePropagation(pm, options);
   if (iree && options.raiseSpecialOps) {
     addCleanup(pm);
     pm.addPass(globalopt::createRaiseSpecialOpsPass());

@@ -34,6 +34,7 @@ VARIANTS = (
     ("raise-special-ops=false", ["--pipeline=iree", "--raise-special-ops=false"]),
     ("decompose-concat=false", ["--pipeline=iree", "--decompose-concat=false"]),
     ("outer-dim-concat=true", ["--pipeline=iree", "--outer-dim-concat=true"]),
+    ("propagate-transposes=false", ["--pipeline=iree", "--propagate-transposes=false"]),
 )
 
 

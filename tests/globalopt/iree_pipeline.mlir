@@ -3,7 +3,7 @@
 //
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree})' | FileCheck %s --check-prefix=IREE
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=full})' | FileCheck %s --check-prefix=FULL
-// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree raise-special-ops=false detach-elementwise=false decompose-concat=false erase-unused-operands=false})' | FileCheck %s --check-prefix=FULL
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree raise-special-ops=false detach-elementwise=false decompose-concat=false erase-unused-operands=false propagate-transposes=false})' | FileCheck %s --check-prefix=FULL
 
 // raise-special-ops: the softmax chain becomes one linalg.softmax dispatch;
 // without it, the max and the sum are two reduction roots.
@@ -107,3 +107,28 @@ func.func @inner_concat(%a: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x16
 // FULL-LABEL: func.func @inner_concat(
 //   FULL-NOT:   dispatch.region
 //       FULL:   tensor.concat dim(1)
+
+// -----
+
+// propagate-transposes: the transposed RHS folds into the matmul
+// (matmul_transpose_b), one dispatch; without it the transpose is an
+// elementwise root of its own in front of the matmul.
+func.func @transposed_rhs(%a: tensor<4x8xf32>, %bt: tensor<16x8xf32>) -> tensor<4x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %b = linalg.transpose ins(%bt : tensor<16x8xf32>) outs(%e : tensor<8x16xf32>) permutation = [1, 0]
+  %eo = tensor.empty() : tensor<4x16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<4x8xf32>, tensor<8x16xf32>) outs(%init : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %mm : tensor<4x16xf32>
+}
+// IREE-LABEL: func.func @transposed_rhs(
+//   IREE-NOT:   linalg.transpose
+//       IREE:   dispatch.region
+//       IREE:     linalg.matmul indexing_maps
+//   IREE-NOT:   dispatch.region
+// FULL-LABEL: func.func @transposed_rhs(
+//       FULL:   dispatch.region
+//       FULL:     linalg.generic
+//       FULL:   dispatch.region
+//       FULL:     linalg.matmul

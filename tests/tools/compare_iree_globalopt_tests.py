@@ -32,13 +32,20 @@ PASSES = {
     "iree-global-opt-detach-elementwise-from-named-ops":
         "dispatchlab-detach-elementwise-from-named-ops",
     "iree-global-opt-decompose-concat": "dispatchlab-decompose-concat",
+    "iree-global-opt-propagate-linalg-transpose":
+        "dispatchlab-propagate-linalg-transpose",
     "canonicalize": "canonicalize",
     "cse": "cse",
 }
 # IREE's pass options -> ours.
-OPTIONS = {"enable-concat-transposition": "outer-dim-concat"}
+OPTIONS = {"enable-concat-transposition": "outer-dim-concat",
+           "enable-aggressive-propagation": "aggressive-propagation",
+           "enable-aggressive-propagation-through-conv":
+               "propagate-through-conv",
+           "enable-edge-reshape-propagation": "edge-reshape-propagation"}
 FILES = ["raise_special_ops.mlir", "detach_elementwise_from_named_ops.mlir",
-         "transpose_and_decompose_concat.mlir"]
+         "transpose_and_decompose_concat.mlir",
+         "propagate_linalg_transpose.mlir"]
 UNSUPPORTED = re.compile(r"custom op '([^']+)' is unknown|unregistered "
                          r"operation '([^']+)'|Dialect `([^']+)' not found|"
                          r"dialect '([^']+)' is unknown|"
@@ -97,13 +104,19 @@ def case_name(case: str) -> str:
     return match.group(1) if match else "?"
 
 
+# A CHECK line capturing a map alias (`#[[$MAP:.+]] = affine_map<...>`)
+# needs the aliases printed, so such cases run without local scope.
+ALIAS_CHECK = re.compile(r"//\s*[\w-]+:\s*#\[\[")
+
+
 def compare_case(opt: str, filecheck: str, case: str, pipeline: str,
                  prefix: str) -> Tuple[str, str]:
+    scope = [] if ALIAS_CHECK.search(case) else ["--mlir-print-local-scope"]
     with tempfile.NamedTemporaryFile("w", suffix=".mlir") as file:
         file.write(case)
         file.flush()
-        ran = subprocess.run([opt, f"--pass-pipeline={pipeline}",
-                              "--mlir-print-local-scope", file.name],
+        ran = subprocess.run([opt, f"--pass-pipeline={pipeline}"] + scope
+                             + [file.name],
                              capture_output=True, text=True, timeout=120)
         if ran.returncode != 0:
             unsupported = UNSUPPORTED.search(ran.stderr)
