@@ -3,12 +3,20 @@ need a known answer: set_latency.py DB SWEEP VARIANT FROM_SWEEP FROM_VARIANT
 FACTOR [--drop-samples | --keep N] gives the first (sweep, variant)'s result
 the samples and median of the second's times FACTOR (FACTOR 1: the same
 samples, which no test can tell apart), without samples or with only the
-first N."""
+first N. set_latency.py DB SWEEP VARIANT --fixed MEDIAN gives it 20 samples
+spread evenly over MEDIAN +-10% instead, so that intervals computed from it
+do not depend on how noisy the machine was when the sweep ran."""
 import json
 import sqlite3
 import sys
 
-db, sweep, variant, from_sweep, from_variant, factor = sys.argv[1:7]
+if sys.argv[4] == "--fixed":
+    db, sweep, variant, _, median = sys.argv[1:6]
+    from_sweep, from_variant, factor = sweep, variant, 1.0
+    fixed = float(median)
+else:
+    db, sweep, variant, from_sweep, from_variant, factor = sys.argv[1:7]
+    fixed = None
 options = sys.argv[7:]
 drop = "--drop-samples" in options
 keep = int(options[options.index("--keep") + 1]) if "--keep" in options else None
@@ -29,6 +37,10 @@ def result(sweep_name, variant_name):
 target_id, target = result(sweep, variant)
 _, source = result(from_sweep, from_variant)
 latency = target["run"]["latency"]
+if fixed is not None:
+    source["run"]["latency"]["median_ms"] = fixed
+    source["run"]["latency"]["samples_ms"] = [
+        fixed * (0.9 + 0.01 * k) for k in range(20)]
 latency["median_ms"] = source["run"]["latency"]["median_ms"] * factor
 latency["samples_ms"] = [s * factor for s in source["run"]["latency"]["samples_ms"]]
 if drop:
