@@ -401,12 +401,14 @@ struct TileAndFuseDispatchesPass
     // A loop along which each tile would recompute a fused reduction (a
     // LayerNorm's or softmax's normalization over the row it reduces) is
     // not tiled: the tile takes whole rows, as IREE's CPU backend tiles
-    // such dispatches by their reduction's parallel loops only.
+    // such dispatches by their reduction's parallel loops only. Only for
+    // elementwise roots: a contraction's register tiles must stay small.
     llvm::BitVector recomputing(ranges.size());
-    collectRecomputingLoops(
-        root, root,
-        AffineMap::getMultiDimIdentityMap(ranges.size(), root->getContext()),
-        recomputing);
+    if (root.getNumReductionLoops() == 0)
+      collectRecomputingLoops(
+          root, root,
+          AffineMap::getMultiDimIdentityMap(ranges.size(), root->getContext()),
+          recomputing);
     for (unsigned loop : recomputing.set_bits())
       if (iterators[loop] == utils::IteratorType::parallel)
         sizes[loop] = rewriter.getIndexAttr(0);
