@@ -34,7 +34,8 @@ def SinkLayoutTransposesPass
       (GlobalOptimization/PropagateLinalgTranspose) for inputs that are all
       transposed alike, where IREE's rule takes a single one.
     - A transpose of a transpose becomes one transpose, or none when the
-      two cancel (IREE's ComposeTransposes).
+      two cancel (IREE's ComposeTransposes; upstream's canonicalization of
+      linalg.transpose does it).
     - A slice of a transpose becomes a transpose of a slice (IREE's
       SinkTransposeThroughExtractSlice), for slices that keep their rank.
   }];

@@ -133,25 +133,6 @@ struct SinkTransposesThroughElementwise : OpRewritePattern<linalg::GenericOp> {
   }
 };
 
-/// transpose(transpose(x, P), Q) -> transpose(x, P then Q), or x.
-struct ComposeTransposes : OpRewritePattern<linalg::TransposeOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(linalg::TransposeOp op,
-                                PatternRewriter &rewriter) const override {
-    auto producer = op.getInput().getDefiningOp<linalg::TransposeOp>();
-    if (!producer)
-      return rewriter.notifyMatchFailure(op, "input is no transpose");
-    SmallVector<int64_t> composed =
-        applyPermutation(producer.getPermutation(), op.getPermutation());
-    Value source = producer.getInput();
-    if (!isIdentityPermutation(composed))
-      source = transposed(rewriter, op.getLoc(), source, composed);
-    rewriter.replaceOp(op, source);
-    return success();
-  }
-};
-
 /// extract_slice(transpose(x, P)) -> transpose(extract_slice(x), P), for
 /// slices that keep their rank (IREE's SinkTransposeThroughExtractSlice, which
 /// also requires the new slice to be contiguous: here any slice will do, as
@@ -188,8 +169,11 @@ struct SinkLayoutTransposesPass
           SinkLayoutTransposesPass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<SinkTransposesThroughElementwise, ComposeTransposes,
+    patterns.add<SinkTransposesThroughElementwise,
                  SinkTransposeThroughExtractSlice>(&getContext());
+    // Upstream's canonicalization composes transposes, and cancels inverse
+    // ones (IREE's ComposeTransposes).
+    linalg::TransposeOp::getCanonicalizationPatterns(patterns, &getContext());
     tensor::EmptyOp::getCanonicalizationPatterns(patterns, &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       return signalPassFailure();
