@@ -314,7 +314,10 @@ def TileAndFuseDispatchesPass
     is vectorized a reduction step at a time (BERT's LayerNorm and softmax
     dispatches); a plain reduction root (a sum or max) there takes tiles of 8
     rows and adds each 16-wide step into a partial result reduced across once
-    after the loop (IREE's CPU reduction strategy). One read through a
+    after the loop (IREE's CPU reduction strategy). A reduction whose inputs
+    are read innermost along a parallel loop (a global pool over
+    channels-last pixels) keeps the default tiles and steps one slab at a
+    time, adding whole vectors into the tile's sums. One read through a
     broadcast, window or padding, whose tiles would overlap, gets a tile loop
     of its own instead. Results from sibling ops (consumers of shared
     producers, as --horizontal-contractions forms) get one tile loop each,

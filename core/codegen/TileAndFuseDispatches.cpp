@@ -368,7 +368,7 @@ struct TileAndFuseDispatchesPass
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp root,
                             ArrayRef<int64_t> targets) {
     const int64_t reductionTargets[] = {1, 8};
-    if (multiResult && isPlainReduction(root))
+    if (multiResult && isPlainReduction(root) && !isColumnReduction(root))
       targets = reductionTargets;
     SmallVector<int64_t> ranges = root.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
@@ -492,6 +492,22 @@ struct TileAndFuseDispatchesPass
     return arith::getNeutralElement(combiners.front()).has_value();
   }
 
+  /// A reduction whose inputs are read innermost along a parallel loop (a
+  /// global pool over channels-last pixels): each step adds whole vectors
+  /// of the result tile, so it takes the default tiles and steps of one,
+  /// with no partial result to reduce across (IREE's CPU backend vectorizes
+  /// such a reduction along its inner parallel dim).
+  static bool isColumnReduction(linalg::LinalgOp op) {
+    return llvm::all_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (map.getNumResults() == 0)
+        return false;
+      auto inner = dyn_cast<AffineDimExpr>(map.getResults().back());
+      return inner && op.getIteratorTypesArray()[inner.getPosition()] ==
+                          utils::IteratorType::parallel;
+    });
+  }
+
   static unsigned reductionDim(linalg::LinalgOp op) {
     SmallVector<unsigned> dims;
     op.getReductionDims(dims);
@@ -514,7 +530,7 @@ struct TileAndFuseDispatchesPass
       // convolution strategy tiles them to 1: each step is then a
       // matmul-like contraction over channels once unit dims are dropped
       // (depthwise, a 1-D convolution of one row: DecomposeDepthwiseConvs).
-      int64_t size = isWindowDim(op, index)
+      int64_t size = isWindowDim(op, index) || isColumnReduction(op)
                          ? 1
                          : getFullTileSize(ranges[index], reductionTileSize);
       if (size == ranges[index])
@@ -532,7 +548,7 @@ struct TileAndFuseDispatchesPass
     // yields its tile from there. Producers with reductions of their own
     // and values from outside the tile are not recomputed per step.
     scf::SCFTileAndFuseOptions options;
-    if (isPlainReduction(op))
+    if (isPlainReduction(op) && !isColumnReduction(op))
       options.tilingOptions
           .setReductionTilingStrategy(
               ReductionTilingStrategy::PartialReductionOuterReduction)

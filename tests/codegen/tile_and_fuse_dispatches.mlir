@@ -402,6 +402,49 @@ func.func @centred_variance_dispatch(%x: tensor<1x64x64xf32>, %mean: tensor<1x64
 
 // -----
 
+// A global pool over channels-last pixels, its bias fused and returned too
+// (EfficientNet's squeeze): the reduced dim is not the one read innermost,
+// so the root takes the default 8x32 tiles of its parallel dims and its
+// loop adds one 8x32 slab of pixels per step into the tile's sums; no
+// partial result to reduce across, no transposes.
+// CHECK-LABEL: func.func @column_sum_dispatch
+// CHECK:         scf.forall (%[[I:.+]]) = (0) to (16) step (8)
+// CHECK:           %[[INIT:.+]] = linalg.fill {{.+}} -> tensor<8x32xf32>
+// CHECK:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1{{.*}} iter_args(%[[SUM:.+]] = %[[INIT]], %{{.+}} = %{{.+}}) -> (tensor<8x32xf32>, tensor<16x8x32xf32>)
+// CHECK:             %[[BIASED:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x8x32xf32>)
+// CHECK:             linalg.generic {{.+}} ins(%[[BIASED]] : tensor<1x8x32xf32>) outs(%[[SUM]] : tensor<8x32xf32>)
+// CHECK-NOT:     linalg.reduce
+// VEC-LABEL:   func.func @column_sum_dispatch
+// VEC:           scf.for
+// VEC:             %[[B:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<8x32xf32>
+// VEC:             arith.addf %[[B]], %{{.+}} : vector<8x32xf32>
+// VEC-NOT:       vector.transpose
+// VEC-NOT:       vector.multi_reduction
+// VEC:           return
+#cp_bias = affine_map<(d0, d1, d2) -> (d2)>
+#cp_id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#cp_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+#cp_out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @column_sum_dispatch(%x: tensor<16x16x32xf32>, %b: tensor<32xf32>) -> (tensor<16x16x32xf32>, tensor<16x32xf32>) attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x16x32xf32>
+  %biased = linalg.generic {indexing_maps = [#cp_bias, #cp_id, #cp_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b, %x : tensor<32xf32>, tensor<16x16x32xf32>) outs(%empty : tensor<16x16x32xf32>) {
+  ^bb0(%in: f32, %v: f32, %o: f32):
+    %s = arith.addf %in, %v : f32
+    linalg.yield %s : f32
+  } -> tensor<16x16x32xf32>
+  %empty_sum = tensor.empty() : tensor<16x32xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<16x32xf32>) -> tensor<16x32xf32>
+  %sum = linalg.generic {indexing_maps = [#cp_in, #cp_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%biased : tensor<16x16x32xf32>) outs(%fill : tensor<16x32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16x32xf32>
+  return %biased, %sum : tensor<16x16x32xf32>, tensor<16x32xf32>
+}
+
+// -----
+
 // A softmax's normalization as the dispatch's last op, its row sum fused
 // into it: the rows' dim is not tiled (each tile takes 8 whole rows), so
 // each row's sum is computed once rather than once per 32-column tile.
