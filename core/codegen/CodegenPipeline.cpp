@@ -63,7 +63,9 @@ constexpr llvm::StringLiteral kObjectCacheKind = "object";
 /// runs them: in the initializer for weights, in a dispatch of their own
 /// otherwise.
 constexpr const char *kOutlinePipeline =
-    "dispatchlab-place-encoding-packs,dispatchlab-outline-dispatch-regions,"
+    "dispatchlab-place-encoding-packs,"
+    "func.func(dispatchlab-fill-padding-borders),"
+    "dispatchlab-outline-dispatch-regions,"
     "func.func(dispatchlab-decompose-aggregated-ops)";
 std::string getTilePipeline(int64_t vectorWidth) {
   return "func.func(dispatchlab-transpose-weights),"
