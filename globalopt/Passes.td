@@ -100,13 +100,15 @@ def PropagateLinalgTransposePass
     generics) fuse into the init of their producing generic; finally they
     sink again, fusing into the input maps of consuming generics, and
     adjacent transposes compose. Named contractions other than
-    matmul/batch_matmul only take part with `aggressive-propagation` (they
+    matmul/batch_matmul only take part with
+    `aggressive-transpose-propagation` (they
     are generalized), convolutions only with `propagate-through-conv`.
     Not modelled: IREE's attention-V bubbling (LinalgExt ops) and its
     sinking through tensor.pad (off by default in IREE).
   }];
   let options = [
-    Option<"aggressivePropagation", "aggressive-propagation", "bool",
+    Option<"aggressivePropagation", "aggressive-transpose-propagation",
+           "bool",
            "false",
            "IREE's enable-aggressive-propagation "
            "(--iree-opt-aggressively-propagate-transposes, on from O3): "

@@ -48,7 +48,9 @@ void buildGlobalOptStage(OpPassManager &pm, const HeuristicOptions &options) {
 void addTransposePropagation(OpPassManager &pm,
                              const HeuristicOptions &options) {
   addCleanup(pm);
-  pm.addPass(globalopt::createPropagateLinalgTransposePass());
+  globalopt::PropagateLinalgTransposePassOptions propagation;
+  propagation.aggressivePropagation = options.aggressiveTransposePropagation;
+  pm.addPass(globalopt::createPropagateLinalgTransposePass(propagation));
   addCleanup(pm);
   if (options.generalizeNamedOps)
     pm.addPass(createGeneralizeNamedOpsPass());

@@ -3,6 +3,7 @@
 //
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree})' | FileCheck %s --check-prefix=IREE
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=full})' | FileCheck %s --check-prefix=FULL
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree aggressive-transpose-propagation=true})' | FileCheck %s --check-prefix=AGGR
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree raise-special-ops=false detach-elementwise=false decompose-concat=false erase-unused-operands=false propagate-transposes=false})' | FileCheck %s --check-prefix=FULL
 
 // raise-special-ops: the softmax chain becomes one linalg.softmax dispatch;
@@ -132,3 +133,40 @@ func.func @transposed_rhs(%a: tensor<4x8xf32>, %bt: tensor<16x8xf32>) -> tensor<
 //       FULL:     linalg.generic
 //       FULL:   dispatch.region
 //       FULL:     linalg.matmul
+
+// -----
+
+// aggressive-transpose-propagation (IREE's O3 option): a projection split
+// into heads. By default the matmul stays named, the head transpose stops
+// at its result and forms a dispatch with the bias add; with the knob the
+// matmul is generalized and writes its result heads-first, one dispatch.
+func.func @attention_heads(%a: tensor<128x64xf32>, %w: tensor<64x64xf32>, %bias: tensor<64xf32>) -> tensor<4x128x16xf32> {
+  %zero = arith.constant 0.0 : f32
+  %ei = tensor.empty() : tensor<128x64xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%ei : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %mm = linalg.matmul ins(%a, %w : tensor<128x64xf32>, tensor<64x64xf32>) outs(%init : tensor<128x64xf32>) -> tensor<128x64xf32>
+  %e = tensor.empty() : tensor<128x64xf32>
+  %add = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>],
+                         iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %bias : tensor<128x64xf32>, tensor<64xf32>) outs(%e : tensor<128x64xf32>) {
+  ^bb0(%x: f32, %b: f32, %o: f32):
+    %s = arith.addf %x, %b : f32
+    linalg.yield %s : f32
+  } -> tensor<128x64xf32>
+  %heads = tensor.expand_shape %add [[0], [1, 2]] output_shape [128, 4, 16] : tensor<128x64xf32> into tensor<128x4x16xf32>
+  %et = tensor.empty() : tensor<4x128x16xf32>
+  %t = linalg.transpose ins(%heads : tensor<128x4x16xf32>) outs(%et : tensor<4x128x16xf32>) permutation = [1, 0, 2]
+  return %t : tensor<4x128x16xf32>
+}
+// IREE-LABEL: func.func @attention_heads(
+//       IREE:   dispatch.region
+//       IREE:     linalg.matmul
+//       IREE:   dispatch.region
+//       IREE:     linalg.generic
+// AGGR-LABEL: func.func @attention_heads(
+//   AGGR-NOT:   linalg.matmul
+//       AGGR:   dispatch.region
+//       AGGR:     linalg.generic {{.+}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]
+//       AGGR:     } -> tensor<4x128x16xf32>
+//   AGGR-NOT:   dispatch.region
+//       AGGR:   return

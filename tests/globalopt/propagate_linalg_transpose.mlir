@@ -1,10 +1,10 @@
 // RUN: dispatchlab-opt %s --split-input-file --mlir-print-local-scope --pass-pipeline='builtin.module(func.func(dispatchlab-propagate-linalg-transpose))' | FileCheck %s
-// RUN: dispatchlab-opt %s --split-input-file --mlir-print-local-scope --pass-pipeline='builtin.module(func.func(dispatchlab-propagate-linalg-transpose{aggressive-propagation=true}))' | FileCheck %s --check-prefix=AGGR
+// RUN: dispatchlab-opt %s --split-input-file --mlir-print-local-scope --pass-pipeline='builtin.module(func.func(dispatchlab-propagate-linalg-transpose{aggressive-transpose-propagation=true}))' | FileCheck %s --check-prefix=AGGR
 // RUN: dispatchlab-opt %s --split-input-file --mlir-print-local-scope --pass-pipeline='builtin.module(func.func(dispatchlab-propagate-linalg-transpose{edge-reshape-propagation=true}))' | FileCheck %s --check-prefix=EDGE
 
 // One case per rule of PropagateLinalgTranspose (IREE's GlobalOptimization
-// pass of that name; aggressive-propagation and edge-reshape-propagation
-// are its enable-aggressive-propagation and
+// pass of that name; aggressive-transpose-propagation and
+// edge-reshape-propagation are its enable-aggressive-propagation and
 // enable-edge-reshape-propagation), and cases where a rule must not fire.
 
 // Specialization: a copy generic through two permutation maps is a

@@ -39,7 +39,8 @@ PASSES = {
 }
 # IREE's pass options -> ours.
 OPTIONS = {"enable-concat-transposition": "outer-dim-concat",
-           "enable-aggressive-propagation": "aggressive-propagation",
+           "enable-aggressive-propagation":
+               "aggressive-transpose-propagation",
            "enable-aggressive-propagation-through-conv":
                "propagate-through-conv",
            "enable-edge-reshape-propagation": "edge-reshape-propagation"}
