@@ -5,18 +5,23 @@
 #include "compat/EncodingCompatDialect.h"
 #include "heuristics/OpClassification.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CastInterfaces.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/StringSet.h"
 #include "llvm/Support/xxhash.h"
 
+#include <algorithm>
 #include <set>
 
 using namespace mlir;
@@ -175,6 +180,214 @@ static StringRef classifyRoot(Operation *op) {
   return "other";
 }
 
+/// Arithmetic ops per iteration of `op`'s payload. Constants and casts are
+/// left out: they convert or name a value rather than compute one, and a
+/// mixed-precision matmul's widening would otherwise double its count.
+static int64_t countPayloadOps(linalg::LinalgOp op) {
+  int64_t count = 0;
+  op.getBlock()->walk([&](Operation *nested) {
+    if (isa_and_nonnull<arith::ArithDialect, math::MathDialect>(
+            nested->getDialect()) &&
+        !isa<arith::ConstantOp, CastOpInterface>(nested))
+      ++count;
+  });
+  return count;
+}
+
+/// See DispatchGroupStats::flops.
+static int64_t countFlops(dispatch::RegionOp region) {
+  int64_t flops = 0;
+  region.getBody().walk([&](linalg::LinalgOp op) {
+    int64_t iterations = 1;
+    for (int64_t range : op.getStaticLoopRanges())
+      iterations = ShapedType::isDynamic(range) ? 0 : iterations * range;
+    flops += iterations * countPayloadOps(op);
+  });
+  return flops;
+}
+
+/// True when the region uses `value` only as the destination of
+/// insert_slices whose results it returns or inserts into again: it
+/// overwrites part of the tensor in place and never reads it.
+static bool isOnlyInsertedInto(Value value, Region &body,
+                               bool mayBeReturned = false) {
+  bool used = false;
+  for (OpOperand &use : value.getUses()) {
+    Operation *user = use.getOwner();
+    if (!body.isAncestor(user->getParentRegion()))
+      continue;
+    used = true;
+    if (mayBeReturned && isa<dispatch::ReturnOp>(user))
+      continue;
+    auto insert = dyn_cast<tensor::InsertSliceOp>(user);
+    if (!insert || &use != &insert.getDestMutable() ||
+        !isOnlyInsertedInto(insert.getResult(), body, /*mayBeReturned=*/true))
+      return false;
+  }
+  return used;
+}
+
+/// Bytes the region reads of the captured `value`: the slices it extracts
+/// when that is all it does with it (a split's consumer reads its part),
+/// else the whole tensor.
+static int64_t getReadBytes(Value value, Region &body) {
+  int64_t whole = getStaticByteSize(value.getType());
+  int64_t sliced = 0;
+  for (OpOperand &use : value.getUses()) {
+    if (!body.isAncestor(use.getOwner()->getParentRegion()))
+      continue;
+    auto slice = dyn_cast<tensor::ExtractSliceOp>(use.getOwner());
+    if (!slice)
+      return whole;
+    sliced += getStaticByteSize(slice.getType());
+  }
+  return std::min(whole, sliced);
+}
+
+/// Empties hold no data and inlined constants are materialized in the
+/// dispatch: neither is loaded from memory.
+static bool holdsNoLoadedData(Value value) {
+  Operation *def = value.getDefiningOp();
+  return def && (isa<tensor::EmptyOp>(def) ||
+                 (def->hasTrait<OpTrait::ConstantLike>() &&
+                  isClonedIntoDispatch(def)));
+}
+
+/// See DispatchGroupStats::bytesRead.
+static int64_t countBytesRead(dispatch::RegionOp region,
+                              ArrayRef<Value> captured) {
+  Region &body = region.getBody();
+  // Views of one buffer (reshapes outside) are one tensor, read at most once.
+  llvm::MapVector<Value, int64_t> perBuffer;
+  for (Value value : captured) {
+    if (!isa<RankedTensorType>(value.getType()) || holdsNoLoadedData(value) ||
+        isOnlyInsertedInto(value, body))
+      continue;
+    perBuffer[stripViewOps(value)] += getReadBytes(value, body);
+  }
+  int64_t bytes = 0;
+  for (auto [buffer, read] : perBuffer)
+    bytes += std::min(read, getStaticByteSize(buffer.getType()));
+  return bytes;
+}
+
+/// Bytes the region writes for `result`: only the inserted slices when it
+/// inserts them into a tensor captured from above, else all of it.
+static int64_t getWrittenBytes(Value result, Region &body) {
+  int64_t whole = getStaticByteSize(result.getType());
+  int64_t inserted = 0;
+  Value value = result;
+  while (auto insert = value.getDefiningOp<tensor::InsertSliceOp>()) {
+    if (!body.isAncestor(insert->getParentRegion()))
+      break;
+    inserted += getStaticByteSize(insert.getSourceType());
+    value = insert.getDest();
+  }
+  bool intoCaptured =
+      value != result && !body.isAncestor(value.getParentRegion());
+  return intoCaptured ? std::min(whole, inserted) : whole;
+}
+
+/// See DispatchGroupStats::bytesWritten.
+static int64_t countBytesWritten(dispatch::RegionOp region) {
+  // A value returned twice is still one buffer.
+  llvm::SetVector<Value> results;
+  for (Value value : region.getReturnOp().getOperands())
+    results.insert(value);
+  int64_t bytes = 0;
+  for (Value value : results)
+    bytes += getWrittenBytes(value, region.getBody());
+  return bytes;
+}
+
+/// Pools slide a window like convolutions but only add or compare.
+static bool hasMultiply(linalg::LinalgOp op) {
+  return llvm::any_of(op.getBlock()->getOperations(), [](Operation &nested) {
+    return isa<arith::MulFOp, arith::MulIOp>(nested);
+  });
+}
+
+/// The rootShapeClass of a convolution (pools included).
+static std::string classifyConv(linalg::LinalgOp op) {
+  if (!hasMultiply(op))
+    return "pool";
+  FailureOr<linalg::ConvolutionDimensions> dims =
+      linalg::inferConvolutionDims(op);
+  // classifyRoot's isaConvolutionOpInterface inferred these dims already.
+  if (failed(dims))
+    return "conv_kxk";
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  std::string shape = "conv_kxk";
+  if (!dims->depth.empty())
+    shape = "conv_depthwise";
+  else if (llvm::all_of(dims->filterLoop,
+                        [&](unsigned loop) { return ranges[loop] == 1; }))
+    shape = "conv_1x1";
+  if (llvm::any_of(dims->strides, [](int64_t stride) { return stride > 1; }))
+    shape += "_strided";
+  return shape;
+}
+
+/// The rootShapeClass of a contraction.
+static std::string classifyContraction(linalg::LinalgOp op) {
+  FailureOr<linalg::ContractionDimensions> dims =
+      linalg::inferContractionDims(op);
+  if (failed(dims))
+    return "matmul";
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  auto nonUnit = [&](ArrayRef<unsigned> loops) {
+    return llvm::count_if(loops,
+                          [&](unsigned loop) { return ranges[loop] != 1; });
+  };
+  if (nonUnit(dims->batch) > 0)
+    return "batch_matmul";
+  return nonUnit(dims->m) >= 2 ? "conv_1x1" : "matmul";
+}
+
+/// A 1x1 convolution with a stride above 1 as the importer writes it: a
+/// multiply-accumulate reading its image at `d * stride` and its filter at
+/// plain loops. Upstream's matchers see neither a convolution (there is no
+/// filter window) nor a contraction (the image map is strided), so
+/// classifyRoot calls it a reduction.
+static bool isStridedPointwiseConv(linalg::LinalgOp op) {
+  if (op.getNumDpsInputs() != 2 || !hasMultiply(op))
+    return false;
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[1].isProjectedPermutation())
+    return false;
+  bool strided = false;
+  for (AffineExpr expr : maps[0].getResults()) {
+    if (isa<AffineDimExpr>(expr))
+      continue;
+    auto mul = dyn_cast<AffineBinaryOpExpr>(expr);
+    if (!mul || mul.getKind() != AffineExprKind::Mul ||
+        !isa<AffineDimExpr>(mul.getLHS()) ||
+        !isa<AffineConstantExpr>(mul.getRHS()))
+      return false;
+    strided = true;
+  }
+  return strided;
+}
+
+/// See DispatchGroupStats::rootShapeClass.
+static std::string classifyRootShape(Operation *root, StringRef rootClass) {
+  auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
+  if (!linalgOp)
+    return isa_and_nonnull<tensor::TensorDialect>(root->getDialect()) ||
+                   isa<linalg::PackOp, linalg::UnPackOp>(root)
+               ? "copy"
+               : "other";
+  if (rootClass == "conv")
+    return classifyConv(linalgOp);
+  if (rootClass == "contraction")
+    return classifyContraction(linalgOp);
+  if (rootClass == "reduction" && isStridedPointwiseConv(linalgOp))
+    return "conv_1x1_strided";
+  if (rootClass == "elementwise" && countPayloadOps(linalgOp) == 0)
+    return "copy";
+  return rootClass.str();
+}
+
 static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
                                             ArrayRef<Value> captured,
                                             OpNamer &namer) {
@@ -185,6 +398,7 @@ static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
     group.root = namer.getName(root);
     group.rootOp = root->getName().getStringRef().str();
     group.rootClass = classifyRoot(root).str();
+    group.rootShapeClass = classifyRootShape(root, group.rootClass);
   }
   for (Operation &op : region.getBody().front().without_terminator()) {
     if (isClonedIntoDispatch(&op))
@@ -198,6 +412,9 @@ static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
            !(def && isClonedIntoDispatch(def));
   });
   group.numResults = region->getNumResults();
+  group.flops = countFlops(region);
+  group.bytesRead = countBytesRead(region, captured);
+  group.bytesWritten = countBytesWritten(region);
   return group;
 }
 

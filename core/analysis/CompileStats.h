@@ -35,6 +35,17 @@ struct DispatchGroupStats {
   /// named ops still count: "conv", "contraction", "reduction",
   /// "elementwise" or "other".
   std::string rootClass;
+  /// `rootClass` refined by the root's shape, for roofline breakdowns:
+  /// "conv_1x1", "conv_kxk" or "conv_depthwise" (each with "_strided" when a
+  /// stride exceeds 1), "pool" (a convolution without multiplies),
+  /// "matmul", "batch_matmul" (a batch dimension above 1), "reduction",
+  /// "elementwise", "copy" (a root that moves data without arithmetic) or
+  /// "other". A contraction with two or more non-unit M dimensions and no
+  /// batch is "conv_1x1": that is what a 1x1 convolution over an image
+  /// becomes, though a dense layer over batch x sequence looks the same.
+  /// A strided one is a multiply-accumulate reading its image at
+  /// `d * stride` ("conv_1x1_strided", though its rootClass is "reduction").
+  std::string rootShapeClass;
   /// Non-cloneable ops of the body, in program order (the root included).
   std::vector<std::string> members;
   /// Cloneable ops of the body (fills, empties, constants, slices...).
@@ -52,6 +63,23 @@ struct DispatchGroupStats {
   std::vector<std::string> reads;
   /// Edges out: indices of the function results this dispatch produces.
   std::vector<int64_t> returns;
+  /// Arithmetic work: for each Linalg op of the body, the product of its
+  /// static loop ranges times the arith and math ops of its payload
+  /// (constants and casts excepted), so a multiply-add counts 2. Other ops
+  /// (slices, packs) count 0, and so does a Linalg op with a dynamic loop
+  /// range.
+  int64_t flops = 0;
+  /// Minimum memory traffic, each tensor counted once (the roofline
+  /// convention). Read: the distinct ranked tensors captured from above
+  /// (reshapes outside looked through), except empties, inlined constants
+  /// and a destination the dispatch only inserts into; a tensor the body
+  /// only takes extract_slices of counts those slices. Dynamically shaped
+  /// tensors count 0.
+  int64_t bytesRead = 0;
+  /// Bytes of the results; a result built by inserting slices into a
+  /// captured tensor (a pad's interior) counts only the inserted slices.
+  /// Dynamically shaped results count 0.
+  int64_t bytesWritten = 0;
 };
 
 /// A set_encoding left inside a dispatch (seed 002).

@@ -38,6 +38,10 @@ static void addGroup(const DispatchGroupStats &group,
     record.add_reads(read);
   for (int64_t index : group.returns)
     record.add_returns(index);
+  record.set_root_shape_class(group.rootShapeClass);
+  record.set_flops(group.flops);
+  record.set_bytes_read(group.bytesRead);
+  record.set_bytes_written(group.bytesWritten);
 }
 
 results::CompileStats toRecord(const CompileStats &stats) {

@@ -428,7 +428,11 @@ TEST_F(CompileStatsTest, JsonHasEveryKey) {
   EXPECT_EQ(group->getInteger("operands"), 2);
   EXPECT_EQ(group->getInteger("results"), 1);
   EXPECT_EQ(group->getString("executable"), stats.groups[0].executableHash);
-  EXPECT_EQ(group->size(), 12u);
+  EXPECT_EQ(group->getString("root_shape_class"), "matmul");
+  EXPECT_EQ(group->getInteger("flops"), 2 * 4 * 16 * 8);
+  EXPECT_EQ(group->getInteger("bytes_read"), (4 * 8 + 8 * 16) * 4);
+  EXPECT_EQ(group->getInteger("bytes_written"), 4 * 16 * 4);
+  EXPECT_EQ(group->size(), 16u);
 }
 
 TEST_F(CompileStatsTest, DotHasAClusterPerDispatchAndBoldTransients) {
