@@ -308,9 +308,9 @@ def TileAndFuseDispatchesPass
     is tiled along its parallel loops (the innermost two get `tile-sizes`, by
     default 8 x 32, the register tile of an AVX-512 FMA kernel: 8 rows x 2
     vectors of 16 f32; outer ones 1) with one scf.forall over the independent
-    tiles (what `run --threads` spreads over threads; the innermost dim's
-    tiles outside the next one's, so a matmul reuses one weight column panel
-    for every row tile), and every producer inside the dispatch (matmul,
+    tiles (what `run --threads` spreads over threads; in a dispatch that
+    reduces, the innermost dim's tiles outside the next one's, so a matmul
+    reuses one weight column panel for every row tile), and every producer inside the dispatch (matmul,
     convolution, fill, elementwise ops) is fused into it, so intermediate
     values exist one tile at a time: a fused matmul + epilogue never
     materializes the full matmul result (iree-org/iree#8303). Reduction loops

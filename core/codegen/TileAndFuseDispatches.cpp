@@ -65,17 +65,20 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
 }
 
 /// The order of the tile loops among `loops`, `parallel` the tiled ones.
-/// The innermost parallel dim's tiles go outside the next one's: a matmul
-/// then sweeps all row tiles against one column panel of the weights while
-/// it is in cache, instead of streaming the whole weight matrix once per
-/// row tile (BERT's 768x30522 vocabulary projection). (Outermost in every
-/// contracting dispatch made ResNet-50 5% faster and MobileBERT 18%
-/// slower.)
-SmallVector<int64_t> getTileInterchange(size_t loops,
-                                        ArrayRef<unsigned> parallel) {
+/// In a dispatch that reduces (a matmul, a convolution), the innermost
+/// parallel dim's tiles go outside the next one's: a matmul then sweeps all
+/// row tiles against one column panel of the weights while it is in cache,
+/// instead of streaming the whole weight matrix once per row tile (BERT's
+/// 768x30522 vocabulary projection). (Outermost in every contracting
+/// dispatch made ResNet-50 5% faster and MobileBERT 18% slower.) Elementwise
+/// dispatches keep the loops' order, so that consecutive tiles are
+/// contiguous: one over 4096x4096 swept column strips and took 16.5 ms
+/// against 9.0 for the same tensor in one dim.
+SmallVector<int64_t>
+getTileInterchange(size_t loops, ArrayRef<unsigned> parallel, bool reduces) {
   SmallVector<int64_t> interchange =
       llvm::to_vector(llvm::seq<int64_t>(0, loops));
-  if (parallel.size() >= 2)
+  if (reduces && parallel.size() >= 2)
     std::swap(interchange[parallel[parallel.size() - 2]],
               interchange[parallel.back()]);
   return interchange;
@@ -205,6 +208,10 @@ struct TileAndFuseDispatchesPass
         unfused.push_back(transpose);
     });
     multiResult = resultOps->size() > 1;
+    dispatchReduces = false;
+    function.walk([&](linalg::LinalgOp op) {
+      dispatchReduces |= op.getNumReductionLoops() > 0;
+    });
     if (failed(tileResultOps(rewriter, function, *resultOps, targets)))
       return signalPassFailure();
     // The weight transposes go in square blocks of vectorWidth: vector
@@ -417,7 +424,8 @@ struct TileAndFuseDispatchesPass
     // spread over threads (IREE distributes the same tiles to workgroups).
     scf::SCFTileAndFuseOptions options;
     options.tilingOptions.setTileSizes(sizes)
-        .setInterchange(getTileInterchange(ranges.size(), parallel))
+        .setInterchange(
+            getTileInterchange(ranges.size(), parallel, dispatchReduces))
         .setLoopType(scf::SCFTilingOptions::LoopType::ForallOp);
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp slice, OpResult producer, bool)
@@ -518,6 +526,8 @@ struct TileAndFuseDispatchesPass
   SmallVector<Operation *> unfused;
   /// Whether the dispatch returns the results of several ops.
   bool multiResult = false;
+  /// Whether an op of the dispatch has reduction loops (getTileInterchange).
+  bool dispatchReduces = false;
 
   LogicalResult tileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();

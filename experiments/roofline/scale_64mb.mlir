@@ -1,10 +1,7 @@
 // Bandwidth peak for scripts/measure_peaks.py: y = 2 x over 2^24 f32, 64 MB
 // read and 64 MB written, far beyond any cache. A multiply rather than a
-// plain copy, so that nothing folds it into a buffer alias. One-dimensional
-// because a 2-D elementwise dispatch's tiles sweep column strips (the
-// matmul's tile interchange in TileAndFuseDispatches), and the same op as
-// 4096x4096 took nearly twice as long in its dispatch (one run on a loaded
-// machine): it would measure that traversal rather than the memory.
+// plain copy, so that nothing folds it into a buffer alias. One-dimensional,
+// so that the figure does not depend on a tile shape.
 func.func @main(%x: tensor<16777216xf32>) -> tensor<16777216xf32> {
   %empty = tensor.empty() : tensor<16777216xf32>
   %y = linalg.generic {

@@ -17,8 +17,8 @@
 // CHECK:         call @mlirAsyncRuntimeExecute
 // SEQUENTIAL-LABEL: func.func @exp_dispatch
 // SEQUENTIAL-NOT:   scf.forall
-// SEQUENTIAL:       scf.for %{{.+}} = %c0 to %c64 step %c32
-// SEQUENTIAL:         scf.for %{{.+}} = %c0 to %c64 step %c8
+// SEQUENTIAL:       scf.for %{{.+}} = %c0 to %c64 step %c8
+// SEQUENTIAL:         scf.for %{{.+}} = %c0 to %c64 step %c32
 // SEQUENTIAL:           math.exp
 // SEQUENTIAL-NOT:   async
 #map = affine_map<(d0, d1) -> (d0, d1)>

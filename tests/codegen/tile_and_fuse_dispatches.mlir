@@ -205,9 +205,10 @@ func.func @split_remainder_dispatch(%a: tensor<20x64xf32>, %b: tensor<64x262xf32
 // -----
 
 // 17 rows, prime: rather than 17 tiles of one row, 16 rows in tiles of 8
-// and a one-row remainder.
+// and a one-row remainder. An elementwise dispatch's tiles go in row-major
+// order.
 // CHECK-LABEL: func.func @split_prime_rows_dispatch
-// CHECK:         scf.forall ({{.+}}) = (0, 0) to (64, 16) step (32, 8)
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (16, 64) step (8, 32)
 // CHECK:           math.exp {{.+}} : f32
 // CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [16, 64] [1, 1]
 // CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (64) step (32)
@@ -531,7 +532,7 @@ func.func @sibling_results_dispatch(%a: tensor<16x32xf32>, %b: tensor<32x64xf32>
 // CHECK-LABEL: func.func @broadcast_result_dispatch
 // CHECK:         %[[SCALE:.+]] = scf.forall (%{{.+}}) = (0) to (64) step (32)
 // CHECK:           arith.mulf
-// CHECK:         %[[OUT:.+]] = scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 16) step (32, 8)
+// CHECK:         %[[OUT:.+]] = scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (16, 64) step (8, 32)
 // CHECK:           tensor.extract_slice %[[SCALE]]
 // CHECK-NOT:       arith.mulf
 // CHECK:           arith.addf
