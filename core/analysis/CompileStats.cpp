@@ -300,6 +300,14 @@ static int64_t countBytesWritten(dispatch::RegionOp region) {
   return bytes;
 }
 
+DispatchWork computeDispatchWork(dispatch::RegionOp region) {
+  DispatchWork work;
+  work.flops = countFlops(region);
+  work.bytesRead = countBytesRead(region, getCapturedValues(region));
+  work.bytesWritten = countBytesWritten(region);
+  return work;
+}
+
 /// Pools slide a window like convolutions but only add or compare.
 static bool hasMultiply(linalg::LinalgOp op) {
   return llvm::any_of(op.getBlock()->getOperations(), [](Operation &nested) {
@@ -412,9 +420,10 @@ static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
            !(def && isClonedIntoDispatch(def));
   });
   group.numResults = region->getNumResults();
-  group.flops = countFlops(region);
-  group.bytesRead = countBytesRead(region, captured);
-  group.bytesWritten = countBytesWritten(region);
+  DispatchWork work = computeDispatchWork(region);
+  group.flops = work.flops;
+  group.bytesRead = work.bytesRead;
+  group.bytesWritten = work.bytesWritten;
   return group;
 }
 

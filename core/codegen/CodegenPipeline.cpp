@@ -131,7 +131,8 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
 std::string getForallPipeline(unsigned threads) {
   if (threads <= 1)
     return "func.func(scf-forall-to-for),buffer-deallocation-pipeline";
-  return "func.func(scf-forall-to-parallel,dispatchlab-linearize-tile-loops),"
+  return "func.func(dispatchlab-serialize-small-tile-loops,"
+         "scf-forall-to-parallel,dispatchlab-linearize-tile-loops),"
          "buffer-deallocation-pipeline,"
          "async-parallel-for{num-workers=" +
          std::to_string(threads) +

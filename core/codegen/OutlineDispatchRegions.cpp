@@ -30,6 +30,13 @@ void outlineRegion(dispatch::RegionOp region, StringRef name,
   function.setPrivate();
   // Lets later stages tell dispatches from the host function.
   function->setAttr(kDispatchFunctionAttr, builder.getUnitAttr());
+  // Its work, for SerializeSmallTileLoops: counted on the region, where the
+  // operands it only inserts into are still told from those it reads.
+  DispatchWork work = computeDispatchWork(region);
+  function->setAttr(kDispatchFlopsAttr, builder.getI64IntegerAttr(work.flops));
+  function->setAttr(
+      kDispatchBytesAttr,
+      builder.getI64IntegerAttr(work.bytesRead + work.bytesWritten));
   // Renames on a clash with a symbol of the input.
   symbols.insert(function);
 

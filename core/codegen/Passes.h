@@ -22,6 +22,10 @@ namespace dispatchlab {
 /// Unit attribute on the functions OutlineDispatchRegions creates.
 inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
     "dispatchlab.dispatch";
+/// On those functions: the dispatch's FLOPs and the bytes it reads and
+/// writes (core/analysis/CompileStats.h's DispatchWork).
+inline constexpr llvm::StringLiteral kDispatchFlopsAttr = "dispatchlab.flops";
+inline constexpr llvm::StringLiteral kDispatchBytesAttr = "dispatchlab.bytes";
 
 /// Argument attribute of a model's host function: for a weight in a packed
 /// layout, the result of the initializer (HoistParameterPacking) it binds

@@ -161,6 +161,34 @@ def KeepDispatchesOutOfLinePass
   let dependentDialects = ["mlir::LLVM::LLVMDialect"];
 }
 
+def SerializeSmallTileLoopsPass
+    : Pass<"dispatchlab-serialize-small-tile-loops", "mlir::func::FuncOp"> {
+  let summary = "Keep the tile loops of a dispatch with little work on the "
+                "calling thread";
+  let description = [{
+    Runs on dispatch functions when `run --threads N` spreads tiles over
+    threads, before `scf-forall-to-parallel`. A dispatch whose FLOPs are
+    below `max-flops` and whose bytes read and written are below `max-bytes`
+    (the `dispatchlab.flops` and `dispatchlab.bytes` attributes
+    OutlineDispatchRegions sets, counted as the compile stats count them)
+    has its `scf.forall` loops turned into sequential `scf.for` nests, so
+    its tiles run on the thread that called it. IREE's CPU backend likewise
+    gives each workgroup a minimum workload (KernelDispatch's
+    kMinimumWorkload), so that runtime overhead does not dominate. The
+    defaults come from one- and two-thread profiles of four zoo models on a
+    2-vCPU Intel Xeon (docs/codegen.md, Threads).
+  }];
+  let options = [
+    Option<"maxFlops", "max-flops", "int64_t", "8000000",
+           "FLOPs below which (with max-bytes) a dispatch's tiles run on "
+           "the calling thread">,
+    Option<"maxBytes", "max-bytes", "int64_t", "786432",
+           "Bytes read and written below which (with max-flops) a "
+           "dispatch's tiles run on the calling thread">
+  ];
+  let dependentDialects = ["mlir::scf::SCFDialect"];
+}
+
 def LinearizeTileLoopsPass
     : Pass<"dispatchlab-linearize-tile-loops", "mlir::func::FuncOp"> {
   let summary = "Collapse each multi-dimensional scf.parallel into one loop";

@@ -1,10 +1,12 @@
 // RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect --dispatchlab-outline-dispatch-regions | FileCheck %s
 
 // Two dispatches: captured values become arguments in order of first use,
-// the second consumes the first's result through the host function.
+// the second consumes the first's result through the host function. Each
+// records its work: the 4x8x16 matmul's 1024 FLOPs and 896 bytes read and
+// written.
 // CHECK-LABEL: func.func private @main_dispatch_0
 // CHECK-SAME:    (%[[A:.+]]: tensor<4x8xf32>, %[[B:.+]]: tensor<8x16xf32>) -> tensor<4x16xf32>
-// CHECK-SAME:    attributes {dispatchlab.dispatch}
+// CHECK-SAME:    attributes {dispatchlab.bytes = 896 : i64, dispatchlab.dispatch, dispatchlab.flops = 1024 : i64}
 // CHECK:         %[[E:.+]] = tensor.empty() : tensor<4x16xf32>
 // CHECK:         %[[F:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[E]]
 // CHECK:         %[[M:.+]] = linalg.matmul ins(%[[A]], %[[B]] : {{.+}}) outs(%[[F]]
