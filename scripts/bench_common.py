@@ -1,7 +1,7 @@
-"""What the side-by-side benchmark scripts (bench_vs_reference.py,
-bench_vs_ort.py) share: running a command pinned to the last T cores of
-this process's affinity set, with a memory limit and a timeout, and turning
-a failure into the line a table can show."""
+"""What the benchmark scripts (bench_vs_reference.py, bench_vs_ort.py,
+measure_peaks.py) share: running a command pinned to the last T cores of
+this process's affinity set, with a memory limit and a timeout, turning
+a failure into the line a table can show, and reading the load average."""
 
 import os
 import resource
@@ -32,6 +32,12 @@ def read_cpu() -> str:
             if line.startswith("model name"):
                 return line.split(":", 1)[1].strip()
     return "unknown"
+
+
+def load_average() -> str:
+    """The 1-, 5- and 15-minute load averages, as /proc/loadavg gives them."""
+    with open("/proc/loadavg") as f:
+        return " ".join(f.read().split()[:3])
 
 
 class PinnedRunner:

@@ -40,7 +40,7 @@ import tempfile
 from dataclasses import dataclass, field
 from typing import Dict, List, Optional
 
-from bench_common import PinnedRunner, read_cpu
+from bench_common import PinnedRunner, load_average, read_cpu
 
 import numpy as np
 import onnx
@@ -268,10 +268,6 @@ def table(bench: Bench, models: List[dict], threads: List[int],
     means = [f"geomean speed T={t}: {fmt_x(geomean(speeds[t]))}"
              for t in threads]
     return "\n".join(lines) + "\n\n" + "; ".join(means) + "\n"
-
-
-def load_average() -> str:
-    return " ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
 def parse_args():

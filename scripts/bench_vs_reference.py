@@ -40,7 +40,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Tuple
 
-from bench_common import PinnedRunner, read_cpu
+from bench_common import PinnedRunner, load_average, read_cpu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS_DIR = os.path.join(ROOT, "experiments", "models")
@@ -354,16 +354,14 @@ def main() -> None:
         os.makedirs(args.json_dir, exist_ok=True)
 
     start = datetime.datetime.now(datetime.timezone.utc)
-    with open("/proc/loadavg") as f:
-        load_before = " ".join(f.read().split()[:3])
+    load_before = load_average()
     builders = {"models": models_section, "matmul": matmul_section,
                 "fusion": fusion_section}
     parts = []
     for threads in thread_counts:
         for section in sections:
             parts.append(builders[section](bench, threads))
-    with open("/proc/loadavg") as f:
-        load_after = " ".join(f.read().split()[:3])
+    load_after = load_average()
 
     dirty = " (with uncommitted changes)" if git("status", "--porcelain",
                                                  "--untracked-files=no") \

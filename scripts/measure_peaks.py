@@ -28,6 +28,8 @@ import os
 import subprocess
 import sys
 
+from bench_common import load_average
+
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 MODELS = os.path.join(ROOT, "experiments", "roofline")
 
@@ -55,11 +57,6 @@ def work(run_json):
             sum(g["bytes_read"] + g["bytes_written"] for g in groups),
             sum(d["median_ms"] for d in run_json["dispatch_profile"]),
             run_json["latency"]["median_ms"])
-
-
-def load_average():
-    with open("/proc/loadavg") as f:
-        return " ".join(f.read().split()[:3])
 
 
 def main():

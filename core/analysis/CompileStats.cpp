@@ -300,10 +300,11 @@ static int64_t countBytesWritten(dispatch::RegionOp region) {
   return bytes;
 }
 
-DispatchWork computeDispatchWork(dispatch::RegionOp region) {
+DispatchWork computeDispatchWork(dispatch::RegionOp region,
+                                 ArrayRef<Value> captured) {
   DispatchWork work;
   work.flops = countFlops(region);
-  work.bytesRead = countBytesRead(region, getCapturedValues(region));
+  work.bytesRead = countBytesRead(region, captured);
   work.bytesWritten = countBytesWritten(region);
   return work;
 }
@@ -420,7 +421,7 @@ static DispatchGroupStats computeGroupStats(dispatch::RegionOp region,
            !(def && isClonedIntoDispatch(def));
   });
   group.numResults = region->getNumResults();
-  DispatchWork work = computeDispatchWork(region);
+  DispatchWork work = computeDispatchWork(region, captured);
   group.flops = work.flops;
   group.bytesRead = work.bytesRead;
   group.bytesWritten = work.bytesWritten;

@@ -113,13 +113,15 @@ struct CompileStats {
 /// `genericAfter`, which the caller knows.
 CompileStats computeCompileStats(mlir::ModuleOp module);
 
-/// The minimum work of one dispatch, as DispatchGroupStats counts it.
+/// The minimum work of one dispatch, as DispatchGroupStats counts it;
+/// `captured` is getCapturedValues(region).
 struct DispatchWork {
   int64_t flops = 0;
   int64_t bytesRead = 0;
   int64_t bytesWritten = 0;
 };
-DispatchWork computeDispatchWork(dispatch::RegionOp region);
+DispatchWork computeDispatchWork(dispatch::RegionOp region,
+                                 llvm::ArrayRef<mlir::Value> captured);
 
 //===----------------------------------------------------------------------===//
 // Helpers shared by the stats, the table and the dispatch graph.

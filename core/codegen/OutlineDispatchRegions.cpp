@@ -32,7 +32,7 @@ void outlineRegion(dispatch::RegionOp region, StringRef name,
   function->setAttr(kDispatchFunctionAttr, builder.getUnitAttr());
   // Its work, for SerializeSmallTileLoops: counted on the region, where the
   // operands it only inserts into are still told from those it reads.
-  DispatchWork work = computeDispatchWork(region);
+  DispatchWork work = computeDispatchWork(region, captured);
   function->setAttr(kDispatchFlopsAttr, builder.getI64IntegerAttr(work.flops));
   function->setAttr(
       kDispatchBytesAttr,

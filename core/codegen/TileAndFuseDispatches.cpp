@@ -375,7 +375,7 @@ struct TileAndFuseDispatchesPass
   LogicalResult tileAndFuse(RewriterBase &rewriter, linalg::LinalgOp root,
                             ArrayRef<int64_t> targets) {
     const int64_t reductionTargets[] = {1, 8};
-    if (multiResult && isPlainReduction(root) && !isColumnReduction(root))
+    if (multiResult && isRowReduction(root))
       targets = reductionTargets;
     SmallVector<int64_t> ranges = root.getStaticLoopRanges();
     SmallVector<utils::IteratorType> iterators = root.getIteratorTypesArray();
@@ -516,6 +516,12 @@ struct TileAndFuseDispatchesPass
     });
   }
 
+  /// A plain reduction that is not a column one: its partial results go
+  /// along the reduced dim.
+  static bool isRowReduction(linalg::LinalgOp op) {
+    return isPlainReduction(op) && !isColumnReduction(op);
+  }
+
   static unsigned reductionDim(linalg::LinalgOp op) {
     SmallVector<unsigned> dims;
     op.getReductionDims(dims);
@@ -558,7 +564,7 @@ struct TileAndFuseDispatchesPass
     // yields its tile from there. Producers with reductions of their own
     // and values from outside the tile are not recomputed per step.
     scf::SCFTileAndFuseOptions options;
-    if (isPlainReduction(op) && !isColumnReduction(op))
+    if (isRowReduction(op))
       options.tilingOptions
           .setReductionTilingStrategy(
               ReductionTilingStrategy::PartialReductionOuterReduction)
