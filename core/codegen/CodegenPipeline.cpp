@@ -130,10 +130,12 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
 /// Deallocation runs in between: it does not know async ops.
 std::string getForallPipeline(unsigned threads) {
   if (threads <= 1)
-    return "func.func(scf-forall-to-for),buffer-deallocation-pipeline";
+    return "func.func(scf-forall-to-for),buffer-deallocation-pipeline,"
+           "func.func(dispatchlab-free-buffers-after-last-use)";
   return "func.func(dispatchlab-serialize-small-tile-loops,"
          "scf-forall-to-parallel,dispatchlab-linearize-tile-loops),"
          "buffer-deallocation-pipeline,"
+         "func.func(dispatchlab-free-buffers-after-last-use),"
          "async-parallel-for{num-workers=" +
          std::to_string(threads) +
          " min-task-size=1},"
