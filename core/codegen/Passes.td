@@ -382,7 +382,12 @@ def TileAndFuseDispatchesPass
     is vectorized a reduction step at a time (BERT's LayerNorm and softmax
     dispatches); a plain reduction root (a sum or max) there takes tiles of 8
     rows and adds each 16-wide step into a partial result reduced across once
-    after the loop (IREE's CPU reduction strategy). A reduction whose inputs
+    after the loop (IREE's CPU reduction strategy). In a single-result
+    dispatch a plain reduction's steps add into partial results the same
+    way, reading its producers' tiles rather than recomputing a producer
+    that another op also reads (a softmax's exp), and an elementwise op
+    left wider than 256 elements in a tile goes `vector-width` columns at
+    a time (IREE's vector-level tiling of every op). A reduction whose inputs
     are read innermost along a parallel loop (a global pool over
     channels-last pixels) keeps the default tiles and steps one slab at a
     time, adding whole vectors into the tile's sums. One read through a

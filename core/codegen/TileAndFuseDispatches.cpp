@@ -24,6 +24,10 @@ using namespace mlir;
 namespace dispatchlab {
 namespace {
 
+/// Elements of the largest elementwise tile computed as one n-D vector op:
+/// a default 8x32 tile (16 AVX-512 registers).
+constexpr int64_t kVectorTileElements = 256;
+
 /// For the innermost dim, whose tiles are vectors of `vectorWidth` f32 lanes:
 /// the largest multiple of `vectorWidth` not above `target` that divides
 /// `extent`, else getFullTileSize. With 16 lanes (AVX-512), 144 channels then
@@ -230,6 +234,8 @@ struct TileAndFuseDispatchesPass
     for (linalg::LinalgOp op : reductions)
       if (failed(tileReductions(rewriter, op)))
         return signalPassFailure();
+    if (failed(tileWideElementwiseOps(rewriter, function)))
+      return signalPassFailure();
 
     // Fused producers write into slices of the dispatch-wide tensor.empty
     // their untiled forms used. Left alone, that empty is shared with the
@@ -492,6 +498,13 @@ struct TileAndFuseDispatchesPass
         linalg::isaContractionOpInterface(op) ||
         isWindowDim(op, reductionDim(op)))
       return false;
+    // One input along the reduced dim: two would be a contraction the
+    // interface does not recognize (a strided 1x1 convolution's generic).
+    unsigned dim = reductionDim(op);
+    if (llvm::count_if(op.getDpsInputOperands(), [&](OpOperand *input) {
+          return op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
+        }) != 1)
+      return false;
     // The partial results start from the combiner's neutral element.
     SmallVector<Operation *> combiners;
     if (!matchReduction(op.getRegionOutputArgs(), 0, combiners) ||
@@ -556,7 +569,7 @@ struct TileAndFuseDispatchesPass
     }
     if (!tiled)
       return success();
-    if (!multiResult)
+    if (!multiResult && !isRowReduction(op))
       return tileWithSizes(rewriter, op, sizes, "reduction loops");
     // A result op fused into a reduction's tile (a LayerNorm's centred
     // input, returned next to its sum of squares) is only vectorizable a
@@ -577,7 +590,8 @@ struct TileAndFuseDispatchesPass
           if (isDestination || !linalgOp ||
               linalgOp.getNumReductionLoops() > 0 ||
               linalgOp->getBlock() != op->getBlock() ||
-              llvm::is_contained(unfused, linalgOp.getOperation()))
+              llvm::is_contained(unfused, linalgOp.getOperation()) ||
+              (!multiResult && !producer.hasOneUse()))
             return std::nullopt;
           return getFusion(slice, linalgOp);
         });
@@ -588,6 +602,37 @@ struct TileAndFuseDispatchesPass
     if (failed(result))
       return op->emitOpError("tiling reduction loops failed");
     replaceFused(rewriter, op, *result);
+    return success();
+  }
+
+  /// An elementwise op left wider than `kVectorTileElements` inside a tile
+  /// (a softmax's exp over whole rows, kept untiled along the row so that
+  /// its reductions are not recomputed) goes vectorWidth columns at a time:
+  /// as one n-D vector op it kept the whole tile in registers and spilled
+  /// every intermediate of the exp polynomial. IREE's CPU backend tiles
+  /// every op of a dispatch to its vector tile sizes after distribution
+  /// (the vector_common_parallel tiling level).
+  LogicalResult tileWideElementwiseOps(RewriterBase &rewriter,
+                                       func::FuncOp function) {
+    SmallVector<linalg::GenericOp> wide;
+    function.walk([&](linalg::GenericOp op) {
+      if (op.getNumReductionLoops() > 0 || op.hasDynamicShape() ||
+          !op->getParentOfType<scf::ForallOp>())
+        return;
+      SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+      if (ranges.empty() || ranges.back() <= vectorWidth ||
+          ranges.back() % vectorWidth != 0 ||
+          llvm::product_of(ranges) <= kVectorTileElements)
+        return;
+      wide.push_back(op);
+    });
+    for (linalg::GenericOp op : wide) {
+      SmallVector<OpFoldResult> sizes(op.getNumLoops(),
+                                      rewriter.getIndexAttr(0));
+      sizes.back() = rewriter.getIndexAttr(vectorWidth);
+      if (failed(tileWithSizes(rewriter, op, sizes, "a wide elementwise op")))
+        return failure();
+    }
     return success();
   }
 

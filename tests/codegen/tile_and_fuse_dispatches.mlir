@@ -448,13 +448,19 @@ func.func @column_sum_dispatch(%x: tensor<16x16x32xf32>, %b: tensor<32xf32>) -> 
 
 // A softmax's normalization as the dispatch's last op, its row sum fused
 // into it: the rows' dim is not tiled (each tile takes 8 whole rows), so
-// each row's sum is computed once rather than once per 32-column tile.
+// each row's sum is computed once rather than once per 32-column tile. The
+// sum adds 16-wide steps into 8x16 partial sums, reduced across once after
+// its loop; the normalization, wider than a vector tile, then goes 16
+// columns at a time.
 // CHECK-LABEL: func.func @normalize_after_sum_dispatch
 // CHECK:         scf.forall (%[[I:.+]]) = (0) to (64) step (8)
 // CHECK:           %[[ROWS:.+]] = tensor.extract_slice %{{.+}}[%[[I]], 0] [8, 128] [1, 1]
-// CHECK:           %[[SUM:.+]] = scf.for {{.+}} -> (tensor<8xf32>)
-// CHECK:           linalg.generic {{.+}} ins(%[[ROWS]], %[[SUM]] : tensor<8x128xf32>, tensor<8xf32>)
-// CHECK:             arith.divf
+// CHECK:           %[[PARTIAL:.+]] = scf.for {{.+}} step %c16 {{.+}} -> (tensor<8x16xf32>)
+// CHECK:           %[[SUM:.+]] = linalg.reduce ins(%[[PARTIAL]] : tensor<8x16xf32>) outs({{.+}} : tensor<8xf32>) dimensions = [1]
+// CHECK:           scf.for {{.+}} step %c16 {{.+}} -> (tensor<8x128xf32>)
+// CHECK:             %[[STEP:.+]] = tensor.extract_slice %[[ROWS]][0, %{{.+}}] [8, 16] [1, 1]
+// CHECK:             linalg.generic {{.+}} ins(%[[STEP]], %[[SUM]] : tensor<8x16xf32>, tensor<8xf32>)
+// CHECK:               arith.divf
 // CHECK-NOT:     scf.forall (
 #sm_id = affine_map<(d0, d1) -> (d0, d1)>
 #sm_row = affine_map<(d0, d1) -> (d0)>
@@ -469,6 +475,46 @@ func.func @normalize_after_sum_dispatch(%x: tensor<64x128xf32>) -> tensor<64x128
   } -> tensor<64xf32>
   %empty = tensor.empty() : tensor<64x128xf32>
   %norm = linalg.generic {indexing_maps = [#sm_id, #sm_row, #sm_id], iterator_types = ["parallel", "parallel"]} ins(%x, %sum : tensor<64x128xf32>, tensor<64xf32>) outs(%empty : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %total: f32, %o: f32):
+    %q = arith.divf %in, %total : f32
+    linalg.yield %q : f32
+  } -> tensor<64x128xf32>
+  return %norm : tensor<64x128xf32>
+}
+
+// -----
+
+// A softmax's exp feeds both its row sum and the normalization: it is
+// computed once, 16 columns at a time, and the sum's loop reads its result
+// rather than recomputing the exp in its steps.
+// CHECK-LABEL: func.func @shared_exp_dispatch
+// CHECK:         scf.forall
+// CHECK:           %[[EXP:.+]] = scf.for {{.+}} step %c16 {{.+}} -> (tensor<8x128xf32>)
+// CHECK:             math.exp
+// CHECK:           scf.for {{.+}} step %c16 {{.+}} -> (tensor<8x16xf32>)
+// CHECK:             tensor.extract_slice %[[EXP]]
+// CHECK-NOT:         math.exp
+// CHECK:           linalg.reduce
+// CHECK-NOT:       math.exp
+// CHECK:         return
+#se_id = affine_map<(d0, d1) -> (d0, d1)>
+#se_row = affine_map<(d0, d1) -> (d0)>
+func.func @shared_exp_dispatch(%x: tensor<64x128xf32>) -> tensor<64x128xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<64x128xf32>
+  %exp = linalg.generic {indexing_maps = [#se_id, #se_id], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x128xf32>) outs(%empty : tensor<64x128xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<64x128xf32>
+  %empty_sum = tensor.empty() : tensor<64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<64xf32>) -> tensor<64xf32>
+  %sum = linalg.generic {indexing_maps = [#se_id, #se_row], iterator_types = ["parallel", "reduction"]} ins(%exp : tensor<64x128xf32>) outs(%fill : tensor<64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<64xf32>
+  %norm = linalg.generic {indexing_maps = [#se_id, #se_row, #se_id], iterator_types = ["parallel", "parallel"]} ins(%exp, %sum : tensor<64x128xf32>, tensor<64xf32>) outs(%empty : tensor<64x128xf32>) {
   ^bb0(%in: f32, %total: f32, %o: f32):
     %q = arith.divf %in, %total : f32
     linalg.yield %q : f32
