@@ -386,9 +386,9 @@ def TileAndFuseDispatchesPass
     dispatch a plain reduction's steps add into partial results the same
     way, reading its producers' tiles rather than recomputing a producer
     that another op also reads (a softmax's exp), and an elementwise op
-    left wider than 256 elements in a tile goes `vector-width` columns at
-    a time (IREE's vector-level tiling of every op). A reduction whose inputs
-    are read innermost along a parallel loop (a global pool over
+    left wider than a register tile (the product of `tile-sizes`) in a tile
+    goes `vector-width` columns at a time (IREE's vector-level tiling of
+    every op). A reduction whose inputs are read innermost along a parallel loop (a global pool over
     channels-last pixels) keeps the default tiles and steps one slab at a
     time, adding whole vectors into the tile's sums. One read through a
     broadcast, window or padding, whose tiles would overlap, gets a tile loop

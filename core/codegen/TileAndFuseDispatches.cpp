@@ -24,10 +24,6 @@ using namespace mlir;
 namespace dispatchlab {
 namespace {
 
-/// Elements of the largest elementwise tile computed as one n-D vector op:
-/// a default 8x32 tile (16 AVX-512 registers).
-constexpr int64_t kVectorTileElements = 256;
-
 /// For the innermost dim, whose tiles are vectors of `vectorWidth` f32 lanes:
 /// the largest multiple of `vectorWidth` not above `target` that divides
 /// `extent`, else getFullTileSize. With 16 lanes (AVX-512), 144 channels then
@@ -234,7 +230,8 @@ struct TileAndFuseDispatchesPass
     for (linalg::LinalgOp op : reductions)
       if (failed(tileReductions(rewriter, op)))
         return signalPassFailure();
-    if (failed(tileWideElementwiseOps(rewriter, function)))
+    if (failed(tileWideElementwiseOps(rewriter, function,
+                                      llvm::product_of(targets))))
       return signalPassFailure();
 
     // Fused producers write into slices of the dispatch-wide tensor.empty
@@ -605,15 +602,17 @@ struct TileAndFuseDispatchesPass
     return success();
   }
 
-  /// An elementwise op left wider than `kVectorTileElements` inside a tile
-  /// (a softmax's exp over whole rows, kept untiled along the row so that
-  /// its reductions are not recomputed) goes vectorWidth columns at a time:
-  /// as one n-D vector op it kept the whole tile in registers and spilled
-  /// every intermediate of the exp polynomial. IREE's CPU backend tiles
-  /// every op of a dispatch to its vector tile sizes after distribution
-  /// (the vector_common_parallel tiling level).
+  /// An elementwise op left wider than a register tile (`tileElements`, the
+  /// targets' product) inside a tile (a softmax's exp over whole rows, kept
+  /// untiled along the row so that its reductions are not recomputed) goes
+  /// vectorWidth columns at a time: as one n-D vector op it kept the whole
+  /// tile in registers and spilled every intermediate of the exp
+  /// polynomial. IREE's CPU backend tiles every op of a dispatch to its
+  /// vector tile sizes after distribution (the vector_common_parallel
+  /// tiling level).
   LogicalResult tileWideElementwiseOps(RewriterBase &rewriter,
-                                       func::FuncOp function) {
+                                       func::FuncOp function,
+                                       int64_t tileElements) {
     SmallVector<linalg::GenericOp> wide;
     function.walk([&](linalg::GenericOp op) {
       if (op.getNumReductionLoops() > 0 || op.hasDynamicShape() ||
@@ -622,7 +621,7 @@ struct TileAndFuseDispatchesPass
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (ranges.empty() || ranges.back() <= vectorWidth ||
           ranges.back() % vectorWidth != 0 ||
-          llvm::product_of(ranges) <= kVectorTileElements)
+          llvm::product_of(ranges) <= tileElements)
         return;
       wide.push_back(op);
     });
