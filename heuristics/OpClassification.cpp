@@ -4,11 +4,13 @@
 
 #include "compat/EncodingCompatDialect.h"
 #include "compat/LinalgExtCompatDialect.h"
+#include "core/support/WeightArguments.h"
 #include "heuristics/DispatchDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Complex/IR/Complex.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -229,6 +231,18 @@ bool isDataTilingCandidate(Operation *op) {
       (dims->m.empty() && dims->n.empty()))
     return false;
   return hasMatmulLikeBody(linalgOp);
+}
+
+bool isParameter(Value value) {
+  auto argument = dyn_cast<BlockArgument>(value);
+  if (!argument)
+    return false;
+  auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
+  if (!function)
+    return false;
+  unsigned index = argument.getArgNumber();
+  return function.getArgAttr(index, kParameterAttr) ||
+         function.getArgAttr(index, kParameterResultAttr);
 }
 
 bool hasFusableUnpackProducer(Operation *op) {

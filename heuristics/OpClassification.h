@@ -42,6 +42,10 @@ bool isCloneableIntoDispatchOp(mlir::Operation *op,
 /// data-tiling fusion route encodes exactly these.
 bool isDataTilingCandidate(mlir::Operation *op);
 
+/// Whether `value` is an argument of a function holding a weight of the
+/// model (tagged by the importer, core/support/WeightArguments.h).
+bool isParameter(mlir::Value value);
+
 /// Mirrors IREE's `isRootLikeOp` (FormDispatchRegions.cpp): named Linalg ops
 /// (but fill), reduction generics, iree_linalg_ext ops (but gather), and
 /// TilingInterface ops other than pad/concat/pack.

@@ -5,15 +5,16 @@
 #include "core/codegen/CodeSize.h"
 #include "core/codegen/HostJit.h"
 #include "core/codegen/HostTaskRuntime.h"
-#include "core/codegen/HostVectorWidth.h"
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/TransientMemory.h"
 #include "core/support/ContentCache.h"
+#include "core/support/HostVectorWidth.h"
 #include "core/support/Timing.h"
 
 #include "compat/CompatDialects.h"
 #include "heuristics/OpClassification.h"
+#include "heuristics/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -580,6 +581,9 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
   static bool registered = [] {
     registerAllPasses();
     registerCodegenPasses();
+    // Codegen's first step for the fusion route lives with the other
+    // encoding passes.
+    registerMaterializeEncodingForHostPass();
     return true;
   }();
   (void)registered;

@@ -3,6 +3,7 @@
 #include "core/codegen/ParameterInitializer.h"
 
 #include "core/codegen/Passes.h"
+#include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -49,18 +50,6 @@ void forEachSoleDispatchCall(
         !callee.isDeclaration() && users.getUsers(callee).size() == 1)
       fn(call, callee);
   });
-}
-
-bool isParameter(Value value) {
-  auto argument = dyn_cast<BlockArgument>(value);
-  if (!argument)
-    return false;
-  auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
-  if (!function)
-    return false;
-  unsigned index = argument.getArgNumber();
-  return function.getArgAttr(index, kParameterAttr) ||
-         function.getArgAttr(index, kParameterResultAttr);
 }
 
 BlockArgument getReshapedParameter(Value value) {

@@ -37,12 +37,9 @@ void forEachSoleDispatchCall(
     mlir::ModuleOp module, mlir::func::FuncOp host,
     llvm::function_ref<void(mlir::func::CallOp, mlir::func::FuncOp)> fn);
 
-/// Whether `value` is an argument of a host function holding a weight of
-/// the model (tagged by the importer).
-bool isParameter(mlir::Value value);
-
-/// The host parameter `value` is, or is a reshape of (the importer collapses
-/// a 1x1 convolution's filter to a matrix in the host), else null.
+/// The host parameter (isParameter) `value` is, or is a reshape of (the
+/// importer collapses a 1x1 convolution's filter to a matrix in the host), else
+/// null.
 mlir::BlockArgument getReshapedParameter(mlir::Value value);
 
 /// The initializer result a packed argument of a host binds to.

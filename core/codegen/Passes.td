@@ -5,35 +5,6 @@
 
 include "mlir/Pass/PassBase.td"
 
-def MaterializeEncodingForHostPass
-    : Pass<"dispatchlab-materialize-encoding-for-host", "mlir::ModuleOp"> {
-  let summary = "Lay encoded matmul operands out in the host's tiles: "
-                "set_encoding to linalg.pack, the contraction to mmt4d, "
-                "unset_encoding to linalg.unpack";
-  let description = [{
-    Mirrors IREE's CPU encoding materialization (data-tiling=fusion). A
-    tensor encoded for operand i of a matmul-type contraction with one M, N
-    and K loop, at most one batch loop, static sizes and float operands is
-    laid out as mmt4d reads it: the LHS [B, M1, K1, M0, K0], the RHS
-    [B, N1, K1, N0, K0], the result [B, M1, N1, M0, N0], with IREE's x86
-    tiles M0 = N0 = `vector-width` (16x16x1 with AVX-512, 8x8x1 with AVX2;
-    a smaller M or N takes the next power of two of its extent) and K0 = 1.
-    set_encoding becomes a linalg.pack (zero-padded where a tile overhangs),
-    the contraction linalg.mmt4d (batch_mmt4d), unset_encoding a
-    linalg.unpack; encoded empties and fills take the packed type. Any other
-    encoding is dropped, as IREE's MaterializeEncodingIntoNop does: its
-    set/unset_encoding forward their source. Runs first, on dispatch-formed
-    IR.
-  }];
-  let options = [
-    Option<"vectorWidth", "vector-width", "int64_t", "16",
-           "f32 lanes of the host's vectors: the M0 and N0 tile sizes">
-  ];
-  let dependentDialects = ["::mlir::arith::ArithDialect",
-                           "::mlir::linalg::LinalgDialect",
-                           "::mlir::tensor::TensorDialect"];
-}
-
 def PlaceEncodingPacksPass
     : Pass<"dispatchlab-place-encoding-packs", "mlir::ModuleOp"> {
   let summary = "Pack weights in the initializer, and give every other pack "

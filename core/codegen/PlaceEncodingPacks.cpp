@@ -13,6 +13,7 @@
 #include "core/codegen/ParameterInitializer.h"
 #include "core/codegen/Passes.h"
 #include "heuristics/DispatchRegionBuilder.h"
+#include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/IRMapping.h"

@@ -1,6 +1,6 @@
 //===- HostVectorWidthTest.cpp - f32 vector width from CPU features -------===//
 
-#include "core/codegen/HostVectorWidth.h"
+#include "core/support/HostVectorWidth.h"
 
 #include <gtest/gtest.h>
 

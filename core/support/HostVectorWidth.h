@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef DISPATCHLAB_CORE_CODEGEN_HOSTVECTORWIDTH_H
-#define DISPATCHLAB_CORE_CODEGEN_HOSTVECTORWIDTH_H
+#ifndef DISPATCHLAB_CORE_SUPPORT_HOSTVECTORWIDTH_H
+#define DISPATCHLAB_CORE_SUPPORT_HOSTVECTORWIDTH_H
 
 #include "llvm/ADT/StringMap.h"
 
@@ -24,4 +24,4 @@ int64_t getHostF32VectorWidth();
 
 } // namespace dispatchlab
 
-#endif // DISPATCHLAB_CORE_CODEGEN_HOSTVECTORWIDTH_H
+#endif // DISPATCHLAB_CORE_SUPPORT_HOSTVECTORWIDTH_H

@@ -5,12 +5,14 @@
 // encoding becomes a linalg.pack layout tiled for the host's vectors, the
 // contraction a linalg.mmt4d on those tiles, and unset_encoding a
 // linalg.unpack. An encoding this cannot lay out (no single M, N and K loop,
-// integer or dynamic) is dropped, as MaterializeEncodingIntoNop does.
+// integer or dynamic) is dropped, as MaterializeEncodingIntoNop does. The
+// late route runs it before dispatch creation (MaterializeHomogeneousEncodings
+// with one CPU target), the fusion route first in codegen.
 //
 //===----------------------------------------------------------------------===//
 
 #include "compat/EncodingCompatDialect.h"
-#include "core/codegen/Passes.h"
+#include "heuristics/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -21,7 +23,7 @@
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_MATERIALIZEENCODINGFORHOSTPASS
-#include "core/codegen/Passes.h.inc"
+#include "heuristics/Passes.h.inc"
 } // namespace dispatchlab
 
 using namespace mlir;
@@ -207,9 +209,9 @@ struct Materialization {
 /// Reads what each encoded op asks for. A contraction is packed when its
 /// result's encoding has a layout (its operands' then have one too: the
 /// three encodings differ only in the operand index).
-Materialization collect(ModuleOp module, int64_t vectorWidth) {
+Materialization collect(Operation *root, int64_t vectorWidth) {
   Materialization plan;
-  module.walk([&](Operation *op) {
+  root->walk([&](Operation *op) {
     if (auto set = dyn_cast<encoding::SetEncodingOp>(op)) {
       plan.sets.emplace_back(
           set, getPackLayout(set.getResult().getType(), vectorWidth));
@@ -230,8 +232,8 @@ Materialization collect(ModuleOp module, int64_t vectorWidth) {
 
 /// Every value, block argument and function signature gets its
 /// materialized type, in place: users keep their operands.
-void retype(ModuleOp module, int64_t vectorWidth) {
-  module.walk([&](Operation *op) {
+void retype(Operation *root, int64_t vectorWidth) {
+  root->walk([&](Operation *op) {
     for (Value result : op->getResults())
       result.setType(getMaterializedType(result.getType(), vectorWidth));
     for (Region &region : op->getRegions())
@@ -240,7 +242,7 @@ void retype(ModuleOp module, int64_t vectorWidth) {
           argument.setType(
               getMaterializedType(argument.getType(), vectorWidth));
   });
-  module.walk([&](func::FuncOp function) {
+  root->walk([&](func::FuncOp function) {
     FunctionType type = function.getFunctionType();
     auto convert = [&](TypeRange types) {
       return llvm::map_to_vector(types, [&](Type type) {
@@ -259,14 +261,14 @@ struct MaterializeEncodingForHostPass
   using Base::Base;
 
   void runOnOperation() override {
-    ModuleOp module = getOperation();
+    Operation *root = getOperation();
     if (vectorWidth < 1) {
-      module.emitError("vector-width must be positive, got ")
+      root->emitError("vector-width must be positive, got ")
           << vectorWidth.getValue();
       return signalPassFailure();
     }
-    Materialization plan = collect(module, vectorWidth);
-    retype(module, vectorWidth);
+    Materialization plan = collect(root, vectorWidth);
+    retype(root, vectorWidth);
     IRRewriter rewriter(&getContext());
     for (auto &[op, layout] : plan.sets)
       if (layout)

@@ -1,6 +1,6 @@
 //===- HostVectorWidth.cpp - f32 lanes of the host's vectors --------------===//
 
-#include "core/codegen/HostVectorWidth.h"
+#include "core/support/HostVectorWidth.h"
 
 #include "llvm/TargetParser/Host.h"
 
