@@ -62,6 +62,37 @@ def EraseUnusedLinalgOperandsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def SimplifyPackUnpackPass
+    : InterfacePass<"dispatchlab-simplify-pack-unpack",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Rewrite packs and unpacks that move no element as reshapes";
+  let description = [{
+    Mirrors IREE's SimplifyPackUnpack (late data-tiling route), which is
+    upstream's `populateSimplifyPackAndUnpackPatterns`: a pack without
+    padding or outer transpose whose tiling only splits off unit dims
+    becomes a tensor.expand_shape, such an unpack a tensor.collapse_shape.
+  }];
+  let dependentDialects = ["::mlir::tensor::TensorDialect"];
+}
+
+def DataLayoutPropagationPass
+    : InterfacePass<"dispatchlab-data-layout-propagation",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move packs above collapse_shapes and unpacks below "
+                "expand_shapes";
+  let description = [{
+    Mirrors IREE's DataLayoutPropagation (late data-tiling route): upstream's
+    `populateDataLayoutPropagationPatterns` with IREE's control function,
+    which allows only two moves. A pack of a tensor.collapse_shape's result
+    becomes a pack of its source followed by a collapse of the packed
+    tensor; an unpack read by a tensor.expand_shape becomes an expand of
+    the packed tensor followed by the unpack. Packs and unpacks next to any
+    other op stay.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def DecomposeConcatPass
     : InterfacePass<"dispatchlab-decompose-concat",
                     "mlir::FunctionOpInterface"> {

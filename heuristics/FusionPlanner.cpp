@@ -460,14 +460,15 @@ void Planner::decide(Region &region) {
   }
 
   // Fallback sweep: left-over Linalg, pad and pack ops become roots. Fills
-  // are left to become splats and bit-extends to be cloned.
+  // are left to become splats and bit-extends to be cloned; a weight's pack
+  // is const-evaluated in IREE before formation.
   for (Block &block : region) {
     SmallVector<Operation *> roots;
     for (Operation &op : llvm::reverse(block)) {
       if (tracker.isFusedOp(&op))
         continue;
       if (!isa<linalg::LinalgOp, tensor::PadOp, linalg::PackOp>(op) ||
-          isCloneable(&op))
+          isCloneable(&op) || isWeightPack(&op))
         continue;
       // IREE's point fix for rope: a gather-like generic read only by
       // attention stays outside any dispatch.

@@ -42,7 +42,9 @@ KnobNames<PipelineMode> getKnobNames(PipelineMode) {
 
 KnobNames<DataTilingMode> getKnobNames(DataTilingMode) {
   static constexpr std::pair<StringLiteral, DataTilingMode> names[] = {
-      {"none", DataTilingMode::None}, {"fusion", DataTilingMode::Fusion}};
+      {"none", DataTilingMode::None},
+      {"fusion", DataTilingMode::Fusion},
+      {"late", DataTilingMode::Late}};
   return names;
 }
 

@@ -69,6 +69,10 @@ enum class DataTilingMode {
   /// (--iree-dispatch-creation-experimental-data-tiling): encodings are set
   /// inside the dispatches formed without them, then hoisted out.
   Fusion,
+  /// IREE's late route of GlobalOptimization (--iree-global-opt-data-tiling):
+  /// encodings are set before dispatch creation and materialized for the
+  /// host there, so dispatches are formed on packs, mmt4ds and unpacks.
+  Late,
 };
 
 /// The spellings of each enum knob's values, in the order help lists them.

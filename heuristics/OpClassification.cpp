@@ -245,6 +245,11 @@ bool isParameter(Value value) {
          function.getArgAttr(index, kParameterResultAttr);
 }
 
+bool isWeightPack(Operation *op) {
+  auto pack = dyn_cast<linalg::PackOp>(op);
+  return pack && isParameter(pack.getSource());
+}
+
 bool hasFusableUnpackProducer(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp)

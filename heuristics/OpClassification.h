@@ -38,13 +38,18 @@ bool isCloneableIntoDispatchOp(mlir::Operation *op,
 
 /// Mirrors IREE's `isSupportedContractionOp` (AnnotateDataTilingHints.cpp):
 /// a Linalg contraction on tensors, no operand encoded, at most one batch, M,
-/// N and K loop, an M or N loop and a K loop, and a matmul-like body. The
-/// data-tiling fusion route encodes exactly these.
+/// N and K loop, an M or N loop and a K loop, and a matmul-like body. Both
+/// data-tiling routes encode exactly these.
 bool isDataTilingCandidate(mlir::Operation *op);
 
 /// Whether `value` is an argument of a function holding a weight of the
 /// model (tagged by the importer, core/support/WeightArguments.h).
 bool isParameter(mlir::Value value);
+
+/// A linalg.pack of a weight. IREE const-evaluates it into a global
+/// (HoistIntoGlobals, after the late data-tiling route), so it forms no
+/// dispatch; codegen packs it in the host's initializer.
+bool isWeightPack(mlir::Operation *op);
 
 /// Mirrors IREE's `isRootLikeOp` (FormDispatchRegions.cpp): named Linalg ops
 /// (but fill), reduction generics, iree_linalg_ext ops (but gather), and

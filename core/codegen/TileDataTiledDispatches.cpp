@@ -5,7 +5,9 @@
 // on packed layouts is tiled so that each tile is whole inner tiles. One
 // ending in an unpack (the mmt4d's, with its elementwise consumers) takes
 // one M0 x N0 tile of the result per step, which is one 1x1 tile of the
-// mmt4d: nothing is recomputed. A pack takes a vector's worth of inner
+// mmt4d: nothing is recomputed. One ending in the mmt4d itself (the late
+// route, where IREE does not fuse an mmt4d with its consumers) takes that
+// 1x1 outer tile per step. A pack takes a vector's worth of inner
 // tiles of its innermost outer dim per step. The mmt4d's K1 loop is then
 // tiled like any reduction.
 //
@@ -90,6 +92,18 @@ std::optional<SmallVector<int64_t>> getLoopTiles(linalg::LinalgOp op) {
   return std::nullopt;
 }
 
+/// Per loop of a (batch_)mmt4d: 1 for the batch, M1 and N1 loops, 0 (the
+/// whole extent) for K1 and the inner tiles.
+SmallVector<int64_t> getOuterTileSizes(linalg::LinalgOp mmt4d) {
+  SmallVector<utils::IteratorType> iterators = mmt4d.getIteratorTypesArray();
+  SmallVector<int64_t> sizes(iterators.size(), 0);
+  for (auto [index, iterator] :
+       llvm::enumerate(ArrayRef<utils::IteratorType>(iterators).drop_back(3)))
+    if (iterator == utils::IteratorType::parallel)
+      sizes[index] = 1;
+  return sizes;
+}
+
 /// Tile sizes for the loops of `root` (0: untiled), or failure when it is
 /// not one of the shapes data tiling gives a dispatch.
 FailureOr<SmallVector<int64_t>> getRootTileSizes(Operation *root,
@@ -103,6 +117,8 @@ FailureOr<SmallVector<int64_t>> getRootTileSizes(Operation *root,
   }
   if (auto unpack = dyn_cast<linalg::UnPackOp>(root))
     return getUnpackTiles(unpack);
+  if (isa<linalg::Mmt4DOp, linalg::BatchMmt4DOp>(root))
+    return getOuterTileSizes(cast<linalg::LinalgOp>(root));
   auto linalgOp = dyn_cast<linalg::LinalgOp>(root);
   std::optional<SmallVector<int64_t>> sizes =
       linalgOp ? getLoopTiles(linalgOp) : std::nullopt;
@@ -122,6 +138,8 @@ LogicalResult tileRoot(RewriterBase &rewriter, TilingInterface root,
     if (!extent)
       return success();
     int64_t size = sizes[dim];
+    if (size == 0)
+      continue;
     if (*extent <= size || *extent % size == 0) {
       sizes[dim] = std::min(size, *extent);
       continue;

@@ -2,6 +2,7 @@
 
 #include "core/pipeline/DispatchCreationPipeline.h"
 
+#include "core/support/HostVectorWidth.h"
 #include "core/support/Timing.h"
 #include "globalopt/Passes.h"
 #include "heuristics/Passes.h"
@@ -56,11 +57,27 @@ void addTransposePropagation(OpPassManager &pm,
     pm.addPass(createGeneralizeNamedOpsPass());
 }
 
+// IREE's late data-tiling route (GlobalOptimization/Passes.cpp under
+// --iree-global-opt-data-tiling): hint and encode the contractions, then
+// materialize the encodings for the host as MaterializeHomogeneousEncodings
+// does for one CPU target, clean up, and simplify and propagate the packs.
+void buildLateDataTilingStage(OpPassManager &pm) {
+  pm.addPass(createAnnotateDataTilingHintsPass());
+  pm.addPass(createSetEncodingPass());
+  MaterializeEncodingForHostPassOptions materialize;
+  materialize.vectorWidth = getHostF32VectorWidth();
+  pm.addPass(createMaterializeEncodingForHostPass(materialize));
+  addCleanup(pm);
+  pm.addPass(globalopt::createSimplifyPackUnpackPass());
+  pm.addPass(globalopt::createDataLayoutPropagationPass());
+}
+
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
 // pipeline=iree runs the steps of buildGlobalOptStage first, propagates
 // transposes after the fold and raises special ops once more, as IREE's
-// pipeline does at its end.
+// pipeline does at its end. The late data-tiling route runs where IREE runs
+// it, after transpose propagation.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
   bool iree = options.pipeline == PipelineMode::Iree;
   if (iree)
@@ -73,6 +90,8 @@ void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createFoldUnitExtentDimsPass());
   if (iree && options.propagateTransposes)
     addTransposePropagation(pm, options);
+  if (options.dataTiling == DataTilingMode::Late)
+    buildLateDataTilingStage(pm);
   if (iree && options.raiseSpecialOps) {
     addCleanup(pm);
     pm.addPass(globalopt::createRaiseSpecialOpsPass());
@@ -170,12 +189,15 @@ llvm::Expected<HeuristicOptions> parsePipelineOptions(StringRef text) {
 
 void buildDispatchCreationStage(OpPassManager &pm, DispatchCreationStage stage,
                                 const HeuristicOptions &options) {
-  // Formation mode runs formation and cloning on the IR as written.
+  // Formation mode runs formation and cloning on the IR as written, packed
+  // first under the late data-tiling route.
   bool full = options.pipeline != PipelineMode::Formation;
   switch (stage) {
   case DispatchCreationStage::Prepare:
     if (full)
       buildPrepareStage(pm, options);
+    else if (options.dataTiling == DataTilingMode::Late)
+      buildLateDataTilingStage(pm);
     return;
   case DispatchCreationStage::Fuse:
     if (full)

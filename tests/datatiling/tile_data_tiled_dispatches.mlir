@@ -66,6 +66,37 @@ func.func @pack_root(%x: tensor<32x64xf32>) -> tensor<2x64x16x1xf32> attributes 
 
 // -----
 
+// An mmt4d root (the late route: IREE fuses no consumer into an mmt4d)
+// takes one 1x1 outer tile per step, its fill fused; K1 goes 16 at a time.
+// CHECK-LABEL: func.func @mmt4d_root
+//       CHECK:   scf.forall (%{{.+}}, %{{.+}}) in (2, 3)
+//       CHECK:     linalg.fill {{.+}} -> tensor<1x1x16x16xf32>
+//       CHECK:     scf.for %{{.+}} = %c0 to %c64 step %c16
+//       CHECK:       linalg.mmt4d ins(%{{.+}}, %{{.+}} : tensor<1x16x16x1xf32>, tensor<1x16x16x1xf32>) outs(%{{.+}} : tensor<1x1x16x16xf32>)
+func.func @mmt4d_root(%a: tensor<2x64x16x1xf32>, %b: tensor<3x64x16x1xf32>) -> tensor<2x3x16x16xf32> attributes {dispatchlab.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x3x16x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x3x16x16xf32>) -> tensor<2x3x16x16xf32>
+  %mm = linalg.mmt4d ins(%a, %b : tensor<2x64x16x1xf32>, tensor<3x64x16x1xf32>) outs(%f : tensor<2x3x16x16xf32>) -> tensor<2x3x16x16xf32>
+  return %mm : tensor<2x3x16x16xf32>
+}
+
+// -----
+
+// A batch_mmt4d root takes one batch and one 1x1 outer tile per step.
+// CHECK-LABEL: func.func @batch_mmt4d_root
+//       CHECK:   scf.forall (%{{.+}}, %{{.+}}, %{{.+}}) in (4, 2, 3)
+//       CHECK:     linalg.batch_mmt4d {{.+}} outs(%{{.+}} : tensor<1x1x1x16x16xf32>)
+func.func @batch_mmt4d_root(%a: tensor<4x2x8x16x1xf32>, %b: tensor<4x3x8x16x1xf32>) -> tensor<4x2x3x16x16xf32> attributes {dispatchlab.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4x2x3x16x16xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<4x2x3x16x16xf32>) -> tensor<4x2x3x16x16xf32>
+  %mm = linalg.batch_mmt4d ins(%a, %b : tensor<4x2x8x16x1xf32>, tensor<4x3x8x16x1xf32>) outs(%f : tensor<4x2x3x16x16xf32>) -> tensor<4x2x3x16x16xf32>
+  return %mm : tensor<4x2x3x16x16xf32>
+}
+
+// -----
+
 // 20 columns in tiles of 16: the whole tiles, then the remaining 4 from
 // the second outer tile of the mmt4d, inserted at column 16.
 // CHECK-LABEL: func.func @split_remainder
