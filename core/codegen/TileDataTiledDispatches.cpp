@@ -8,8 +8,10 @@
 // mmt4d: nothing is recomputed. One ending in the mmt4d itself (the late
 // route, where IREE does not fuse an mmt4d with its consumers) takes that
 // 1x1 outer tile per step. A pack takes a vector's worth of inner
-// tiles of its innermost outer dim per step. The mmt4d's K1 loop is then
-// tiled like any reduction.
+// tiles of its innermost outer dim per step; one fed by a reduction (the
+// late route fuses a pack into a LayerNorm or softmax) takes whole rows,
+// reduced once, and packs them a vector's worth at a time. The mmt4d's K1
+// loop is then tiled like any reduction.
 //
 //===----------------------------------------------------------------------===//
 
@@ -104,6 +106,45 @@ SmallVector<int64_t> getOuterTileSizes(linalg::LinalgOp mmt4d) {
   return sizes;
 }
 
+/// Whether a Linalg op of `function` reduces: a pack fed by a reduction (a
+/// LayerNorm's or softmax's rows) then takes whole rows per tile, so that
+/// each row is reduced once rather than once per inner tile of the pack.
+bool hasReduction(func::FuncOp function) {
+  return function
+      .walk([](linalg::LinalgOp op) {
+        return op.getNumReductionLoops() ? WalkResult::interrupt()
+                                         : WalkResult::advance();
+      })
+      .wasInterrupted();
+}
+
+/// Tiles each pack whose innermost outer dim is wider than `target` in
+/// steps of `target` of it, fusing nothing: the pack of a row tile, after
+/// its producers computed the rows once.
+LogicalResult tileWidePacks(RewriterBase &rewriter, func::FuncOp function,
+                            int64_t target) {
+  SmallVector<linalg::PackOp> packs;
+  function.walk([&](linalg::PackOp pack) {
+    int64_t extent = pack.getDestType().getDimSize(pack.getSourceRank() - 1);
+    if (ShapedType::isStatic(extent) && extent > target)
+      packs.push_back(pack);
+  });
+  for (linalg::PackOp pack : packs) {
+    SmallVector<int64_t> sizes(pack.getSourceRank(), 1);
+    sizes.back() = getFullTileSize(
+        pack.getDestType().getDimSize(pack.getSourceRank() - 1), target);
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+    rewriter.setInsertionPoint(pack);
+    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+        rewriter, cast<TilingInterface>(pack.getOperation()), options);
+    if (failed(result))
+      return pack->emitOpError("tiling the pack of a row tile failed");
+    rewriter.replaceOp(pack, result->replacements);
+  }
+  return success();
+}
+
 /// Tile sizes for the loops of `root` (0: untiled), or failure when it is
 /// not one of the shapes data tiling gives a dispatch.
 FailureOr<SmallVector<int64_t>> getRootTileSizes(Operation *root,
@@ -112,7 +153,9 @@ FailureOr<SmallVector<int64_t>> getRootTileSizes(Operation *root,
     ArrayRef<int64_t> outer =
         pack.getDestType().getShape().take_front(pack.getSourceRank());
     SmallVector<int64_t> sizes(outer.size(), 1);
-    sizes.back() = getFullTileSize(outer.back(), vectorWidth);
+    sizes.back() = hasReduction(pack->getParentOfType<func::FuncOp>())
+                       ? 0
+                       : getFullTileSize(outer.back(), vectorWidth);
     return sizes;
   }
   if (auto unpack = dyn_cast<linalg::UnPackOp>(root))
@@ -232,6 +275,8 @@ struct TileDataTiledDispatchesPass
     for (linalg::LinalgOp op : mmt4ds)
       if (failed(tileReduction(rewriter, op, reductionTileSize)))
         return signalPassFailure();
+    if (failed(tileWidePacks(rewriter, function, vectorWidth)))
+      return signalPassFailure();
 
     // A tile-sized empty per tile, not slices of a dispatch-wide one.
     RewritePatternSet patterns(&getContext());

@@ -97,6 +97,43 @@ func.func @batch_mmt4d_root(%a: tensor<4x2x8x16x1xf32>, %b: tensor<4x3x8x16x1xf3
 
 // -----
 
+// A pack fed by a reduction (a LayerNorm's or softmax's rows) takes whole
+// rows per tile: each 16-row tile reduces its rows once, then packs them
+// 16 columns at a time.
+// CHECK-LABEL: func.func @pack_of_reduced_rows
+//       CHECK:   scf.forall (%{{.+}}) in (2)
+//       CHECK:     linalg.generic {{.+}} iterator_types = ["parallel", "reduction"]{{.+}} ins(%{{.+}} : tensor<16x64xf32>)
+//       CHECK:     %[[ROWS:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<16x64xf32>)
+//       CHECK:     scf.for %{{.+}} = %c0 to %c64 step %c16
+//       CHECK:       tensor.extract_slice %[[ROWS]]
+//  CHECK-NEXT:       tensor.extract_slice
+//  CHECK-NEXT:       linalg.pack {{.+}} : tensor<16x16xf32> -> tensor<1x16x16x1xf32>
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @pack_of_reduced_rows(%x: tensor<32x64xf32>) -> tensor<2x64x16x1xf32> attributes {dispatchlab.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %er = tensor.empty() : tensor<32xf32>
+  %fr = linalg.fill ins(%zero : f32) outs(%er : tensor<32xf32>) -> tensor<32xf32>
+  %sum = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]}
+      ins(%x : tensor<32x64xf32>) outs(%fr : tensor<32xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<32xf32>
+  %ex = tensor.empty() : tensor<32x64xf32>
+  %n = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%x, %sum : tensor<32x64xf32>, tensor<32xf32>) outs(%ex : tensor<32x64xf32>) {
+  ^bb0(%in: f32, %s: f32, %o: f32):
+    %d = arith.divf %in, %s : f32
+    linalg.yield %d : f32
+  } -> tensor<32x64xf32>
+  %e = tensor.empty() : tensor<2x64x16x1xf32>
+  %p = linalg.pack %n outer_dims_perm = [0, 1] inner_dims_pos = [0, 1] inner_tiles = [16, 1] into %e : tensor<32x64xf32> -> tensor<2x64x16x1xf32>
+  return %p : tensor<2x64x16x1xf32>
+}
+
+// -----
+
 // 20 columns in tiles of 16: the whole tiles, then the remaining 4 from
 // the second outer tile of the mmt4d, inserted at column 16.
 // CHECK-LABEL: func.func @split_remainder
