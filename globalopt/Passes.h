@@ -8,6 +8,12 @@
 
 namespace dispatchlab::globalopt {
 
+/// DemoteContractionInputs' `type`: IREE's DemoteType.
+enum class DemoteType { F16, BF16 };
+
+/// DemoteContractionInputs' `operation`: IREE's DemoteOperation.
+enum class DemoteOperation { All, Conv, Matmul, None };
+
 #define GEN_PASS_DECL
 #include "globalopt/Passes.h.inc"
 

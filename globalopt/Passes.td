@@ -163,4 +163,85 @@ def PropagateLinalgTransposePass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def DemoteContractionInputsPass
+    : InterfacePass<"dispatchlab-demote-contraction-inputs",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Truncate the f32 inputs of named matmuls and convolutions "
+                "to f16 or bf16";
+  let description = [{
+    Mirrors IREE's DemoteContractionInputs (its options `type` and
+    `operation`, the pipeline's
+    --iree-global-opt-demote-contraction-inputs-type/-operations): a named
+    contraction or 2-D convolution of IREE's list whose operands are all
+    f32 tensors reads its inputs through a truncf generic each and keeps
+    its f32 init. `operation` selects matmul-like ops, convolutions, both
+    or none. Unlike IREE's rewrite, a convolution keeps strides and
+    dilations other than ones (IREE's drops them).
+  }];
+  let options = [
+    Option<"demoteType", "type", "dispatchlab::globalopt::DemoteType",
+           "dispatchlab::globalopt::DemoteType::F16",
+           "The narrow type of the inputs",
+           [{::llvm::cl::values(
+             clEnumValN(dispatchlab::globalopt::DemoteType::F16, "f16",
+                        "Demote to f16."),
+             clEnumValN(dispatchlab::globalopt::DemoteType::BF16, "bf16",
+                        "Demote to bf16."))}]>,
+    Option<"demoteOperation", "operation",
+           "dispatchlab::globalopt::DemoteOperation",
+           "dispatchlab::globalopt::DemoteOperation::All",
+           "Which contractions to demote",
+           [{::llvm::cl::values(
+             clEnumValN(dispatchlab::globalopt::DemoteOperation::All, "all",
+                        "Demote all contraction ops."),
+             clEnumValN(dispatchlab::globalopt::DemoteOperation::Conv, "conv",
+                        "Only demote convolution ops."),
+             clEnumValN(dispatchlab::globalopt::DemoteOperation::Matmul,
+                        "matmul", "Only demote matmul ops."),
+             clEnumValN(dispatchlab::globalopt::DemoteOperation::None, "none",
+                        "Demote no contraction ops."))}]>
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertBatchMatmulToMatmulPass
+    : InterfacePass<"dispatchlab-convert-batch-matmul-to-matmul",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Turn a batch_matmul of a batch-broadcast weight into "
+                "collapse_shape + matmul + expand_shape";
+  let description = [{
+    Mirrors IREE's ConvertBatchMatmulToMatmul (IREE b48a5955): when the RHS
+    of a batch_matmul is a 2-D weight broadcast along dim 0
+    (linalg.broadcast or its generic form), the LHS and the init are
+    collapsed to [batch * M, K] and [batch * M, N], a linalg.matmul (or its
+    transpose_b form) reads the weight itself, and its result is expanded
+    back. LHS maps other than (b, m, k), broadcasts along other dims or
+    fused with a transpose stay. A batch_matmul whose RHS is not such a
+    broadcast (e.g. a unit-batch expand_shape of the weight) stays too.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
+def ConvertStridedContractionToContractionPass
+    : InterfacePass<"dispatchlab-convert-strided-contraction-to-contraction",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Move the strides of a contraction's first input into a "
+                "strided extract_slice";
+  let description = [{
+    Mirrors IREE's ConvertStridedContractionToContraction (IREE b48a5955):
+    a two-input multiply-add generic with a reduction loop whose second
+    input and result maps are projected permutations, and whose first
+    input reads `dim * cst` in some positions, reads a strided
+    extract_slice of that input instead, with `dim` there (e.g. a strided
+    1x1 convolution after generalization and unit-dim folding becomes a
+    plain contraction). Other non-permutation expressions stay.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 #endif // DISPATCHLAB_GLOBALOPT_PASSES_TD

@@ -48,6 +48,22 @@ KnobNames<DataTilingMode> getKnobNames(DataTilingMode) {
   return names;
 }
 
+KnobNames<DemoteContractionOps> getKnobNames(DemoteContractionOps) {
+  static constexpr std::pair<StringLiteral, DemoteContractionOps> names[] = {
+      {"none", DemoteContractionOps::None},
+      {"all", DemoteContractionOps::All},
+      {"conv", DemoteContractionOps::Conv},
+      {"matmul", DemoteContractionOps::Matmul}};
+  return names;
+}
+
+KnobNames<DemoteContractionType> getKnobNames(DemoteContractionType) {
+  static constexpr std::pair<StringLiteral, DemoteContractionType> names[] = {
+      {"f16", DemoteContractionType::F16},
+      {"bf16", DemoteContractionType::BF16}};
+  return names;
+}
+
 namespace {
 template <typename Enum> StringRef getName(Enum value) {
   for (const auto &[name, named] : getKnobNames(value))
@@ -132,6 +148,8 @@ StringRef stringify(TruncateOrdering v) { return getName(v); }
 StringRef stringify(ElementwiseFusionMode v) { return getName(v); }
 StringRef stringify(PipelineMode v) { return getName(v); }
 StringRef stringify(DataTilingMode v) { return getName(v); }
+StringRef stringify(DemoteContractionOps v) { return getName(v); }
+StringRef stringify(DemoteContractionType v) { return getName(v); }
 
 ArrayRef<StringRef> HeuristicOptions::presetNames() {
   static const StringRef names[] = {"iree-O0", "iree-O2", "no-fusion"};

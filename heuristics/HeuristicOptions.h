@@ -75,6 +75,24 @@ enum class DataTilingMode {
   Late,
 };
 
+/// Which contractions IREE's DemoteContractionInputs demotes
+/// (--iree-global-opt-demote-contraction-inputs-operations).
+enum class DemoteContractionOps {
+  /// Named matmul-like ops and 2-D convolutions.
+  All,
+  /// 2-D convolutions only.
+  Conv,
+  /// Named matmul-like ops only.
+  Matmul,
+  /// None (IREE's default).
+  None,
+};
+
+/// The type DemoteContractionInputs truncates to
+/// (--iree-global-opt-demote-contraction-inputs-type; IREE's flag has no
+/// initializer, so f16, its first value, is the default).
+enum class DemoteContractionType { F16, BF16 };
+
 /// The spellings of each enum knob's values, in the order help lists them.
 template <typename Enum>
 using KnobNames = llvm::ArrayRef<std::pair<llvm::StringLiteral, Enum>>;
@@ -82,6 +100,8 @@ KnobNames<TruncateOrdering> getKnobNames(TruncateOrdering);
 KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode);
 KnobNames<PipelineMode> getKnobNames(PipelineMode);
 KnobNames<DataTilingMode> getKnobNames(DataTilingMode);
+KnobNames<DemoteContractionOps> getKnobNames(DemoteContractionOps);
+KnobNames<DemoteContractionType> getKnobNames(DemoteContractionType);
 
 /// What a knob's flag shows: its key, the values it takes, its help.
 struct KnobDescription {
@@ -141,6 +161,8 @@ llvm::StringRef stringify(TruncateOrdering v);
 llvm::StringRef stringify(ElementwiseFusionMode v);
 llvm::StringRef stringify(PipelineMode v);
 llvm::StringRef stringify(DataTilingMode v);
+llvm::StringRef stringify(DemoteContractionOps v);
+llvm::StringRef stringify(DemoteContractionType v);
 
 } // namespace dispatchlab
 

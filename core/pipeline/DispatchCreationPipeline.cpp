@@ -43,16 +43,55 @@ void buildGlobalOptStage(OpPassManager &pm, const HeuristicOptions &options) {
   }
 }
 
-// IREE runs PropagateLinalgTranspose between cleanups after unit-dim
-// folding, then generalizes the linalg.transpose ops it leaves, as the
-// DispatchCreation steps expect generics.
-void addTransposePropagation(OpPassManager &pm,
+// The demotion knobs as the pass's options: globalopt/ sees no
+// HeuristicOptions, so it has enums of its own (IREE's).
+globalopt::DemoteContractionInputsPassOptions
+demoteOptions(const HeuristicOptions &options) {
+  globalopt::DemoteContractionInputsPassOptions demote;
+  demote.demoteType =
+      options.demoteContractionType == DemoteContractionType::BF16
+          ? globalopt::DemoteType::BF16
+          : globalopt::DemoteType::F16;
+  switch (options.demoteContractionOperations) {
+  case DemoteContractionOps::All:
+    demote.demoteOperation = globalopt::DemoteOperation::All;
+    break;
+  case DemoteContractionOps::Conv:
+    demote.demoteOperation = globalopt::DemoteOperation::Conv;
+    break;
+  case DemoteContractionOps::Matmul:
+    demote.demoteOperation = globalopt::DemoteOperation::Matmul;
+    break;
+  case DemoteContractionOps::None:
+    demote.demoteOperation = globalopt::DemoteOperation::None;
+    break;
+  }
+  return demote;
+}
+
+// IREE's GlobalOptimization steps between FoldUnitExtentDims and the final
+// generalization, in its order: DemoteContractionInputs, cleanup,
+// ConvertBatchMatmulToMatmul (before transpose propagation, so that it sees
+// pure broadcasts), PropagateLinalgTranspose, cleanup,
+// ConvertStridedContractionToContraction, then GeneralizeLinalgNamedOps for
+// the transposes propagation leaves, as the DispatchCreation steps expect
+// generics. pipeline=iree only.
+void buildLateGlobalOptStage(OpPassManager &pm,
                              const HeuristicOptions &options) {
+  if (options.demoteContractionOperations != DemoteContractionOps::None)
+    pm.addPass(
+        globalopt::createDemoteContractionInputsPass(demoteOptions(options)));
   addCleanup(pm);
-  globalopt::PropagateLinalgTransposePassOptions propagation;
-  propagation.aggressivePropagation = options.aggressiveTransposePropagation;
-  pm.addPass(globalopt::createPropagateLinalgTransposePass(propagation));
+  if (options.batchMatmulToMatmul)
+    pm.addPass(globalopt::createConvertBatchMatmulToMatmulPass());
+  if (options.propagateTransposes) {
+    globalopt::PropagateLinalgTransposePassOptions propagation;
+    propagation.aggressivePropagation = options.aggressiveTransposePropagation;
+    pm.addPass(globalopt::createPropagateLinalgTransposePass(propagation));
+  }
   addCleanup(pm);
+  if (options.stridedContractionToContraction)
+    pm.addPass(globalopt::createConvertStridedContractionToContractionPass());
   if (options.generalizeNamedOps)
     pm.addPass(createGeneralizeNamedOpsPass());
 }
@@ -74,10 +113,10 @@ void buildLateDataTilingStage(OpPassManager &pm) {
 
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
-// pipeline=iree runs the steps of buildGlobalOptStage first, propagates
-// transposes after the fold and raises special ops once more, as IREE's
-// pipeline does at its end. The late data-tiling route runs where IREE runs
-// it, after transpose propagation.
+// pipeline=iree runs the steps of buildGlobalOptStage first, those of
+// buildLateGlobalOptStage after the fold, and raises special ops once more,
+// as IREE's pipeline does at its end. The late data-tiling route runs where
+// IREE runs it, after those.
 void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
   bool iree = options.pipeline == PipelineMode::Iree;
   if (iree)
@@ -88,8 +127,8 @@ void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createConvertElementwiseToLinalgPass());
   if (options.foldUnitExtentDims)
     pm.addPass(createFoldUnitExtentDimsPass());
-  if (iree && options.propagateTransposes)
-    addTransposePropagation(pm, options);
+  if (iree)
+    buildLateGlobalOptStage(pm, options);
   if (options.dataTiling == DataTilingMode::Late)
     buildLateDataTilingStage(pm);
   if (iree && options.raiseSpecialOps) {

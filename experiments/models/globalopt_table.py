@@ -35,6 +35,10 @@ VARIANTS = (
     ("decompose-concat=false", ["--pipeline=iree", "--decompose-concat=false"]),
     ("outer-dim-concat=true", ["--pipeline=iree", "--outer-dim-concat=true"]),
     ("propagate-transposes=false", ["--pipeline=iree", "--propagate-transposes=false"]),
+    ("batch-matmul-to-matmul=false", ["--pipeline=iree", "--batch-matmul-to-matmul=false"]),
+    ("strided-contraction-to-contraction=false",
+     ["--pipeline=iree", "--strided-contraction-to-contraction=false"]),
+    ("demote-contraction-inputs-operations=all", ["--pipeline=iree", "--demote-contraction-inputs-operations=all"]),
 )
 
 

@@ -141,6 +141,30 @@ func.func @conv_relu_dispatch(%input: tensor<1x17x17x32xf32>, %filter: tensor<64
 
 // -----
 
+// Weights too big to stay in L2 across output rows (3x3x64x512 f32, 1.2 MB,
+// above 512 KB): the channel tiles go outside the row tiles, so each
+// 32-channel panel of the weights is read once, not once per output row.
+// CHECK-LABEL: func.func @conv_big_weights_dispatch
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (512, 8) step (32, 1)
+// CHECK:           linalg.generic {{.+}} outs(%{{.+}} : tensor<1x1x8x32xf32>)
+#big_in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 + d4, d2 + d5, d6)>
+#big_filter = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d4, d5, d6, d3)>
+#big_out = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1, d2, d3)>
+func.func @conv_big_weights_dispatch(%input: tensor<1x10x10x64xf32>, %filter: tensor<3x3x64x512xf32>) -> tensor<1x8x8x512xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x8x8x512xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<1x8x8x512xf32>) -> tensor<1x8x8x512xf32>
+  %conv = linalg.generic {indexing_maps = [#big_in, #big_filter, #big_out], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%input, %filter : tensor<1x10x10x64xf32>, tensor<3x3x64x512xf32>) outs(%fill : tensor<1x8x8x512xf32>) {
+  ^bb0(%x: f32, %w: f32, %acc: f32):
+    %m = arith.mulf %x, %w : f32
+    %s = arith.addf %acc, %m : f32
+    linalg.yield %s : f32
+  } -> tensor<1x8x8x512xf32>
+  return %conv : tensor<1x8x8x512xf32>
+}
+
+// -----
+
 // A depthwise 3x3 convolution: with the window dims at 1 and dropped, no
 // reduction is left and each step is an elementwise 8x32 multiply-add.
 // CHECK-LABEL: func.func @depthwise_dispatch

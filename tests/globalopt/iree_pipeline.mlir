@@ -4,7 +4,8 @@
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree})' | FileCheck %s --check-prefix=IREE
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=full})' | FileCheck %s --check-prefix=FULL
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree aggressive-transpose-propagation=true})' | FileCheck %s --check-prefix=AGGR
-// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree raise-special-ops=false detach-elementwise=false decompose-concat=false erase-unused-operands=false propagate-transposes=false})' | FileCheck %s --check-prefix=FULL
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree raise-special-ops=false detach-elementwise=false decompose-concat=false erase-unused-operands=false propagate-transposes=false batch-matmul-to-matmul=false strided-contraction-to-contraction=false})' | FileCheck %s --check-prefix=FULL
+// RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(dispatchlab-dispatch-creation{pipeline=iree demote-contraction-inputs-operations=matmul demote-contraction-inputs-type=bf16})' | FileCheck %s --check-prefix=DEMOTE
 
 // raise-special-ops: the softmax chain becomes one linalg.softmax dispatch;
 // without it, the max and the sum are two reduction roots.
@@ -170,3 +171,66 @@ func.func @attention_heads(%a: tensor<128x64xf32>, %w: tensor<64x64xf32>, %bias:
 //       AGGR:     } -> tensor<4x128x16xf32>
 //   AGGR-NOT:   dispatch.region
 //       AGGR:   return
+
+// -----
+
+// batch-matmul-to-matmul: the batch_matmul of a broadcast weight becomes
+// one linalg.matmul on the weight, between reshapes, in one dispatch;
+// without it the broadcast is an elementwise root of its own.
+// demote-contraction-inputs-operations runs first (IREE's order): the RHS is then a
+// truncation of the broadcast, no pure broadcast, so the batch_matmul stays
+// and reads two truncations, each a dispatch.
+func.func @broadcast_weight(%act: tensor<4x10x8xf32>, %weight: tensor<8x6xf32>) -> tensor<4x10x6xf32> {
+  %eb = tensor.empty() : tensor<4x8x6xf32>
+  %b = linalg.broadcast ins(%weight : tensor<8x6xf32>) outs(%eb : tensor<4x8x6xf32>) dimensions = [0]
+  %zero = arith.constant 0.0 : f32
+  %eo = tensor.empty() : tensor<4x10x6xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%eo : tensor<4x10x6xf32>) -> tensor<4x10x6xf32>
+  %r = linalg.batch_matmul ins(%act, %b : tensor<4x10x8xf32>, tensor<4x8x6xf32>) outs(%fill : tensor<4x10x6xf32>) -> tensor<4x10x6xf32>
+  return %r : tensor<4x10x6xf32>
+}
+// IREE-LABEL: func.func @broadcast_weight(
+//       IREE:   tensor.collapse_shape
+//       IREE:   dispatch.region
+//       IREE:     linalg.matmul
+//   IREE-NOT:   dispatch.region
+//       IREE:   tensor.expand_shape
+// FULL-LABEL: func.func @broadcast_weight(
+//       FULL:   dispatch.region
+//       FULL:     linalg.generic
+//       FULL:   dispatch.region
+//       FULL:     linalg.batch_matmul
+// DEMOTE-LABEL: func.func @broadcast_weight(
+//       DEMOTE:   dispatch.region
+//       DEMOTE:     arith.truncf %{{.+}} : f32 to bf16
+//       DEMOTE:   dispatch.region
+//       DEMOTE:     arith.truncf %{{.+}} : f32 to bf16
+//       DEMOTE:   dispatch.region
+//       DEMOTE:     linalg.batch_matmul {{.+}} : tensor<4x10x8xbf16>, tensor<4x8x6xbf16>)
+
+// -----
+
+// strided-contraction-to-contraction: a strided 1x1 convolution (its unit
+// filter dims folded) reads a strided slice of its input, which is cloned
+// into its dispatch, and becomes a plain contraction; without it the
+// generic reads the input through `d0 * 2`. One dispatch either way.
+func.func @strided_1x1_conv(%in: tensor<1x16x16x8xf32>, %f: tensor<1x1x8x32xf32>) -> tensor<1x8x8x32xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<1x8x8x32xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%e : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  %r = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>}
+      ins(%in, %f : tensor<1x16x16x8xf32>, tensor<1x1x8x32xf32>) outs(%fill : tensor<1x8x8x32xf32>) -> tensor<1x8x8x32xf32>
+  return %r : tensor<1x8x8x32xf32>
+}
+// The map aliases print above the function.
+//       FULL:   = affine_map<(d0, d1, d2, d3) -> (d0 * 2, d1 * 2, d3)>
+// IREE-LABEL: func.func @strided_1x1_conv(
+//       IREE:   dispatch.region
+//       IREE:     tensor.extract_slice %{{.+}}[0, 0, 0] [8, 8, 8] [2, 2, 1]
+//       IREE:     linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #{{.+}}]
+//   IREE-NOT:   dispatch.region
+// FULL-LABEL: func.func @strided_1x1_conv(
+//   FULL-NOT:   tensor.extract_slice
+//       FULL:   dispatch.region
+//   FULL-NOT:   tensor.extract_slice
+//       FULL:     linalg.generic

@@ -34,10 +34,17 @@ PASSES = {
     "iree-global-opt-decompose-concat": "dispatchlab-decompose-concat",
     "iree-global-opt-propagate-linalg-transpose":
         "dispatchlab-propagate-linalg-transpose",
+    "iree-global-opt-convert-batch-matmul-to-matmul":
+        "dispatchlab-convert-batch-matmul-to-matmul",
+    "iree-global-opt-convert-strided-contraction-to-contraction":
+        "dispatchlab-convert-strided-contraction-to-contraction",
+    "iree-global-opt-demote-contraction-inputs":
+        "dispatchlab-demote-contraction-inputs",
     "canonicalize": "canonicalize",
     "cse": "cse",
 }
-# IREE's pass options -> ours.
+# IREE's pass options -> ours (DemoteContractionInputs' `type` and
+# `operation` are spelled alike).
 OPTIONS = {"enable-concat-transposition": "outer-dim-concat",
            "enable-aggressive-propagation":
                "aggressive-transpose-propagation",
@@ -46,7 +53,10 @@ OPTIONS = {"enable-concat-transposition": "outer-dim-concat",
            "enable-edge-reshape-propagation": "edge-reshape-propagation"}
 FILES = ["raise_special_ops.mlir", "detach_elementwise_from_named_ops.mlir",
          "transpose_and_decompose_concat.mlir",
-         "propagate_linalg_transpose.mlir"]
+         "propagate_linalg_transpose.mlir",
+         "convert_batch_matmul_to_matmul.mlir",
+         "strided_contraction_to_contraction.mlir",
+         "demote_contraction_inputs.mlir"]
 UNSUPPORTED = re.compile(r"custom op '([^']+)' is unknown|unregistered "
                          r"operation '([^']+)'|Dialect `([^']+)' not found|"
                          r"dialect '([^']+)' is unknown|"
@@ -76,9 +86,13 @@ def parse_run(line: str) -> Tuple[str, List[str]]:
             inner = re.search(r"\((?:util\.func|func\.func)\((.*)\)\)", body)
             for match in PIPELINE_PASS.finditer(inner.group(1)):
                 passes.append(our_pass(match.group(1), match.group(2) or ""))
-        elif word.startswith("--iree-") or word in ("--canonicalize",
-                                                    "--cse"):
-            passes.append(our_pass(word[2:], ""))
+        elif word.startswith(("--iree-", "-iree-")) or word in (
+                "--canonicalize", "--cse"):
+            # A pass flag, with one or two dashes and its options after
+            # `=` (`-iree-pass="a=1 b=2"`, quotes gone after shlex).
+            name, _, options = word.lstrip("-").partition("=")
+            passes.append(our_pass(name, "{" + options + "}"
+                                   if options else ""))
     prefixes = ["CHECK"]
     for word in words:
         if word.startswith("--check-prefix"):
