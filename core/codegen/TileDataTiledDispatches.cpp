@@ -118,6 +118,21 @@ bool hasReduction(func::FuncOp function) {
       .wasInterrupted();
 }
 
+/// Tiles `op` by `sizes` (0: untiled) without fusing anything, replacing
+/// it by the tile loop; `what` names it in the error.
+LogicalResult tileAlone(RewriterBase &rewriter, TilingInterface op,
+                        ArrayRef<int64_t> sizes, StringRef what) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, op, options);
+  if (failed(result))
+    return op->emitOpError("tiling ") << what << " failed";
+  rewriter.replaceOp(op, result->replacements);
+  return success();
+}
+
 /// Tiles each pack whose innermost outer dim is wider than `target` in
 /// steps of `target` of it, fusing nothing: the pack of a row tile, after
 /// its producers computed the rows once.
@@ -133,14 +148,9 @@ LogicalResult tileWidePacks(RewriterBase &rewriter, func::FuncOp function,
     SmallVector<int64_t> sizes(pack.getSourceRank(), 1);
     sizes.back() = getFullTileSize(
         pack.getDestType().getDimSize(pack.getSourceRank() - 1), target);
-    scf::SCFTilingOptions options;
-    options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-    rewriter.setInsertionPoint(pack);
-    FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-        rewriter, cast<TilingInterface>(pack.getOperation()), options);
-    if (failed(result))
-      return pack->emitOpError("tiling the pack of a row tile failed");
-    rewriter.replaceOp(pack, result->replacements);
+    if (failed(tileAlone(rewriter, cast<TilingInterface>(pack.getOperation()),
+                         sizes, "the pack of a row tile")))
+      return failure();
   }
   return success();
 }
@@ -237,15 +247,8 @@ LogicalResult tileReduction(RewriterBase &rewriter, linalg::LinalgOp op,
   }
   if (!tiled)
     return success();
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(rewriter.getContext(), sizes));
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(result))
-    return op->emitOpError("tiling the K1 loop failed");
-  rewriter.replaceOp(op, result->replacements);
-  return success();
+  return tileAlone(rewriter, cast<TilingInterface>(op.getOperation()), sizes,
+                   "the K1 loop");
 }
 
 struct TileDataTiledDispatchesPass
