@@ -122,19 +122,21 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
 }
 
 /// The tile loops (scf.forall) of each dispatch: sequential loops for one
-/// thread; otherwise blocks of tiles handed through the MLIR async
+/// thread; otherwise one contiguous block of tiles per thread
+/// (BlockTileLoopsPerThread says why) handed through the MLIR async
 /// runtime's C API to our pool (HostTaskRuntime.h), the dispatch returning
-/// once all are done (IREE's task
-/// system runs a dispatch's workgroups the same way). One block per tile at
-/// most (min-task-size=1): a tile is already a sizeable unit of work. The
-/// tiles get one linear index first (LinearizeTileLoops says why).
-/// Deallocation runs in between: it does not know async ops.
+/// once all are done (IREE's task system runs a dispatch's workgroups the
+/// same way). The tiles get one linear index first (LinearizeTileLoops says
+/// why). Deallocation runs in between: it does not know async ops.
 std::string getForallPipeline(unsigned threads) {
   if (threads <= 1)
     return "func.func(scf-forall-to-for),buffer-deallocation-pipeline,"
            "func.func(dispatchlab-free-buffers-after-last-use)";
   return "func.func(dispatchlab-serialize-small-tile-loops,"
-         "scf-forall-to-parallel,dispatchlab-linearize-tile-loops),"
+         "scf-forall-to-parallel,dispatchlab-linearize-tile-loops,"
+         "dispatchlab-block-tile-loops-per-thread{threads=" +
+         std::to_string(threads) +
+         "}),"
          "buffer-deallocation-pipeline,"
          "func.func(dispatchlab-free-buffers-after-last-use),"
          "async-parallel-for{num-workers=" +

@@ -1,12 +1,12 @@
-// RUN: dispatchlab-opt %s --pass-pipeline='builtin.module(func.func(dispatchlab-tile-and-fuse-dispatches),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(scf-forall-to-parallel,dispatchlab-linearize-tile-loops),buffer-deallocation-pipeline,async-parallel-for{num-workers=2 min-task-size=1},async-to-async-runtime,async-runtime-ref-counting,async-runtime-ref-counting-opt,convert-async-to-llvm)' | FileCheck %s --implicit-check-not=aligned_loops
+// RUN: dispatchlab-opt %s --pass-pipeline='builtin.module(func.func(dispatchlab-tile-and-fuse-dispatches),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(scf-forall-to-parallel,dispatchlab-linearize-tile-loops,dispatchlab-block-tile-loops-per-thread{threads=2}),buffer-deallocation-pipeline,async-parallel-for{num-workers=2 min-task-size=1},async-to-async-runtime,async-runtime-ref-counting,async-runtime-ref-counting-opt,convert-async-to-llvm)' | FileCheck %s --implicit-check-not=aligned_loops
 // RUN: dispatchlab-opt %s --pass-pipeline='builtin.module(func.func(dispatchlab-tile-and-fuse-dispatches),one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},func.func(scf-forall-to-for),buffer-deallocation-pipeline)' | FileCheck %s --check-prefix=SEQUENTIAL
 
 // The tile loop lowerings of CodegenPipeline (`run --threads N`; the CLI
 // side is in run_threads.test). With 2 threads the dispatch's scf.forall
-// becomes blocks of tiles submitted to the MLIR async runtime, awaited
-// before the dispatch returns; with 1 thread a plain loop nest. The tile
-// loop reaches async-parallel-for as one dim, so it makes no block-aligned
-// variant (LinearizeTileLoops says why).
+// becomes one block of tiles per thread, submitted to the MLIR async
+// runtime and awaited before the dispatch returns; with 1 thread a plain
+// loop nest. The tile loop reaches async-parallel-for as one dim, so it
+// makes no block-aligned variant (LinearizeTileLoops says why).
 // CHECK-LABEL: func.func @exp_dispatch
 // CHECK:         %[[GROUP:.+]] = func.call @mlirAsyncRuntimeCreateGroup
 // CHECK:         func.call @async_dispatch_fn(%[[GROUP]],
