@@ -130,13 +130,15 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
 /// why). Deallocation runs in between: it does not know async ops.
 std::string getForallPipeline(unsigned threads) {
   if (threads <= 1)
-    return "func.func(scf-forall-to-for),buffer-deallocation-pipeline,"
+    return "func.func(scf-forall-to-for,"
+           "dispatchlab-promote-tile-temporaries-to-stack),"
+           "buffer-deallocation-pipeline,"
            "func.func(dispatchlab-free-buffers-after-last-use)";
   return "func.func(dispatchlab-serialize-small-tile-loops,"
          "scf-forall-to-parallel,dispatchlab-linearize-tile-loops,"
          "dispatchlab-block-tile-loops-per-thread{threads=" +
          std::to_string(threads) +
-         "}),"
+         "},dispatchlab-promote-tile-temporaries-to-stack),"
          "buffer-deallocation-pipeline,"
          "func.func(dispatchlab-free-buffers-after-last-use),"
          "async-parallel-for{num-workers=" +

@@ -202,6 +202,32 @@ def LinearizeTileLoopsPass
   let dependentDialects = ["mlir::arith::ArithDialect"];
 }
 
+def PromoteTileTemporariesToStackPass
+    : Pass<"dispatchlab-promote-tile-temporaries-to-stack",
+           "mlir::func::FuncOp"> {
+  let summary = "Put a tile's small temporary buffers on the stack";
+  let description = [{
+    Runs on dispatch functions after bufferization, once the tile loops are
+    loops (`scf.for`, or `scf.parallel` with `--threads` above 1), before
+    `buffer-deallocation-pipeline`. A `memref.alloc` of a static shape of at
+    most `max-bytes` in a loop body, whose uses (through views) all stay in
+    that body, becomes a `memref.alloca`; the rest of the body moves into a
+    `memref.alloca_scope`, so each iteration releases its stack memory.
+    Such a buffer holds an intermediate of one tile, e.g. a depthwise
+    convolution's 8x32 result that its fused bias and clamp read back; as a
+    heap buffer each tile paid a malloc and a free, on two threads from two
+    malloc arenas. IREE's CPU backend likewise allocates dispatch-local
+    buffers on the stack (its bufferization allocation function makes
+    `memref.alloca`s) and bounds them by `--iree-llvmcpu-stack-allocation-limit`
+    (32 KiB), the default here.
+  }];
+  let options = [
+    Option<"maxBytes", "max-bytes", "int64_t", "32768",
+           "Largest buffer put on the stack">
+  ];
+  let dependentDialects = ["mlir::memref::MemRefDialect"];
+}
+
 def BlockTileLoopsPerThreadPass
     : Pass<"dispatchlab-block-tile-loops-per-thread", "mlir::func::FuncOp"> {
   let summary = "Cut each linear tile loop into one contiguous block of "
