@@ -154,12 +154,13 @@ HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
   for (auto [name, address] : symbols)
     exported[mangle(name)] = {llvm::orc::ExecutorAddr::fromPtr(address),
                               llvm::JITSymbolFlags::Exported};
-  exported[mangle("malloc")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&checkedMalloc),
-      llvm::JITSymbolFlags::Exported};
-  exported[mangle("aligned_alloc")] = {
-      llvm::orc::ExecutorAddr::fromPtr(&checkedAlignedAlloc),
-      llvm::JITSymbolFlags::Exported};
+  // Unless `symbols` brings its own (the task runtime's coroutine frames).
+  exported.try_emplace(mangle("malloc"),
+                       llvm::orc::ExecutorAddr::fromPtr(&checkedMalloc),
+                       llvm::JITSymbolFlags::Exported);
+  exported.try_emplace(mangle("aligned_alloc"),
+                       llvm::orc::ExecutorAddr::fromPtr(&checkedAlignedAlloc),
+                       llvm::JITSymbolFlags::Exported);
   if (llvm::Error error =
           main.define(llvm::orc::absoluteSymbols(std::move(exported))))
     return std::move(error);

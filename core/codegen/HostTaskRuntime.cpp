@@ -1,6 +1,9 @@
 //===- HostTaskRuntime.cpp - the async runtime dispatches call ------------===//
 
 #include "core/codegen/HostTaskRuntime.h"
+#include "core/codegen/TaskMemoryPool.h"
+
+#include "llvm/ADT/SmallVector.h"
 
 #include <atomic>
 #include <chrono>
@@ -139,6 +142,11 @@ private:
 class RefCounted {
 public:
   explicit RefCounted(int64_t references) : references(references) {}
+  /// A worker often drops the last reference to what the caller created.
+  static void *operator new(size_t bytes) {
+    return allocateTaskMemory(bytes, alignof(std::max_align_t));
+  }
+  static void operator delete(void *pointer) { freeTaskMemory(pointer); }
   virtual ~RefCounted() = default;
   void addRef(int64_t count) { references.fetch_add(count); }
   void dropRef(int64_t count) {
@@ -183,7 +191,7 @@ public:
   /// The caller holds a reference across it: a waiter may drop the last
   /// other one as soon as it sees the state.
   void complete(State terminal) {
-    std::vector<std::function<void()>> pending;
+    llvm::SmallVector<std::function<void()>, 1> pending;
     {
       std::lock_guard<std::mutex> lock(mutex);
       state.store(terminal);
@@ -198,7 +206,7 @@ private:
   std::atomic<int> state = Pending;
   std::mutex mutex;
   std::condition_variable ready;
-  std::vector<std::function<void()>> awaiters;
+  llvm::SmallVector<std::function<void()>, 1> awaiters;
 };
 
 /// One reference for the caller of async.execute, one for the task that
@@ -281,6 +289,13 @@ void awaitAllInGroupAndExecute(AsyncGroup *group, CoroHandle handle,
   awaitAndExecute(group, handle, resume);
 }
 int64_t getNumWorkerThreads() { return TaskPool::get().size(); }
+
+/// async-to-async-runtime's coroutine frames; free also gets the compiled
+/// code's memref.deallocs, of malloc'd buffers, which freeTaskMemory passes
+/// on to the C library.
+void *allocateCoroutineFrame(size_t alignment, size_t bytes) {
+  return allocateTaskMemory(bytes, alignment);
+}
 } // namespace
 
 std::vector<std::pair<llvm::StringRef, void *>> getHostTaskRuntimeSymbols() {
@@ -310,7 +325,9 @@ std::vector<std::pair<llvm::StringRef, void *>> getHostTaskRuntimeSymbols() {
           entry("mlirAsyncRuntimeAwaitValueAndExecute", &awaitValueAndExecute),
           entry("mlirAsyncRuntimeAwaitAllInGroupAndExecute",
                 &awaitAllInGroupAndExecute),
-          entry("mlirAsyncRuntimGetNumWorkerThreads", &getNumWorkerThreads)};
+          entry("mlirAsyncRuntimGetNumWorkerThreads", &getNumWorkerThreads),
+          entry("aligned_alloc", &allocateCoroutineFrame),
+          entry("free", &freeTaskMemory)};
 }
 
 void reserveHostTaskWorkers(unsigned threads) {
