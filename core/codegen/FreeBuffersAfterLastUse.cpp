@@ -1,11 +1,11 @@
 //===- FreeBuffersAfterLastUse.cpp - deallocs right after the last use ----===//
 
+#include "core/codegen/BufferEscape.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_FREEBUFFERSAFTERLASTUSEPASS
@@ -16,17 +16,6 @@ using namespace mlir;
 
 namespace dispatchlab {
 namespace {
-
-/// Whether `user` may let a buffer outlive it other than through the views
-/// the alias analysis follows: a return, or an op (a call) that produces
-/// memrefs other than views.
-bool mayEscape(Operation *user) {
-  if (isa<func::ReturnOp>(user))
-    return true;
-  if (isa<ViewLikeOpInterface>(user))
-    return false;
-  return llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>);
-}
 
 /// The last op of `dealloc`'s block that uses its buffer or a view of it
 /// (a use nested in an op counts at that op), other than `dealloc`; null
@@ -40,7 +29,7 @@ Operation *findLastUse(memref::DeallocOp dealloc,
       if (user == dealloc.getOperation())
         continue;
       Operation *ancestor = block->findAncestorOpInBlock(*user);
-      if (!ancestor || mayEscape(user))
+      if (!ancestor || mayLetBufferEscape(user))
         return nullptr;
       if (last->isBeforeInBlock(ancestor))
         last = ancestor;

@@ -1,5 +1,6 @@
 //===- PromoteTileTemporariesToStack.cpp - tile buffers on the stack ------===//
 
+#include "core/codegen/BufferEscape.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/Dialect/Bufferization/Transforms/BufferViewFlowAnalysis.h"
@@ -7,7 +8,6 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/PatternMatch.h"
-#include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_PROMOTETILETEMPORARIESTOSTACKPASS
@@ -36,10 +36,7 @@ bool isTileTemporary(memref::AllocOp alloc, int64_t maxBytes,
     for (Operation *user : alias.getUsers()) {
       Operation *ancestor = block->findAncestorOpInBlock(*user);
       if (!ancestor || ancestor->hasTrait<OpTrait::IsTerminator>() ||
-          isa<func::ReturnOp>(user))
-        return false;
-      if (!isa<ViewLikeOpInterface>(user) &&
-          llvm::any_of(user->getResultTypes(), llvm::IsaPred<BaseMemRefType>))
+          mayLetBufferEscape(user))
         return false;
     }
   return true;
