@@ -512,25 +512,46 @@ def tv(name: str, **kwargs) -> Callable[[], nn.Module]:
     return lambda: getattr(torchvision.models, name)(weights=None, **kwargs)
 
 
+class Probabilities(nn.Module):
+    """A classifier's logits through a softmax, as the Keras and TFLite image
+    classifiers of the published tables end (`classifier_activation`)."""
+
+    def __init__(self, classifier: nn.Module):
+        super().__init__()
+        self.classifier = classifier
+
+    def forward(self, x):
+        return torch.softmax(self.classifier(x), dim=1)
+
+
+def tv_probabilities(name: str) -> Callable[[], nn.Module]:
+    """A torchvision classifier with random initialisation and a softmax."""
+    return lambda: Probabilities(tv(name)())
+
+
 BERT_BASE = BertConfig(hidden=768, layers=12, heads=12, ffn=3072)
 MINILM_L12_H384 = BertConfig(hidden=384, layers=12, heads=12, ffn=1536)
 BERT_SEQ, MOBILEBERT_SEQ = 128, 384
 
 ZOO = [
-    ZooModel("resnet50", tv("resnet50"), image(224, 224), ["logits"],
-             "torchvision.models.resnet50 (0.14), random init",
+    ZooModel("resnet50", tv_probabilities("resnet50"), image(224, 224),
+             ["probabilities"],
+             "torchvision.models.resnet50 (0.14), random init, softmax",
              {"pr8723": "resnet50", "aggressive_cpu": "resnet50",
               "aggressive_stream": "Resnet50TF"},
-             "torchvision's ResNet50 is v1.5 (stride on the 3x3 conv) and "
-             "ends in logits; the published TF model is presumably Keras's "
-             "v1 (stride on the first 1x1 conv) with a softmax."),
-    ZooModel("mobilenet_v2", tv("mobilenet_v2"), image(224, 224), ["logits"],
-             "torchvision.models.mobilenet_v2 (0.14), width 1.0, random init",
+             "torchvision's ResNet50 is v1.5 (stride on the 3x3 conv); the "
+             "published TF model is presumably Keras's v1 (stride on the "
+             "first 1x1 conv). Both end in a softmax."),
+    ZooModel("mobilenet_v2", tv_probabilities("mobilenet_v2"), image(224, 224),
+             ["probabilities"],
+             "torchvision.models.mobilenet_v2 (0.14), width 1.0, random init, "
+             "softmax",
              {"pr8723": "mobilenetv2", "aggressive_cpu": "mobilenetv2",
               "aggressive_stream": "MobileNetV2_fp32"}),
-    ZooModel("mobilenet_v3_small", tv("mobilenet_v3_small"), image(224, 224),
-             ["logits"],
-             "torchvision.models.mobilenet_v3_small (0.14), random init",
+    ZooModel("mobilenet_v3_small", tv_probabilities("mobilenet_v3_small"),
+             image(224, 224), ["probabilities"],
+             "torchvision.models.mobilenet_v3_small (0.14), random init, "
+             "softmax",
              {"pr8723": "mobilenetv3",
               "aggressive_stream": "MobileNetV3Small_fp32"},
              "The pr8723 tables say only 'mobilenetv3'; its aggressive-fusion "
@@ -540,16 +561,17 @@ ZOO = [
              "MobileNetV1 width 1.0 (export_zoo.py), TF-slim head: 1001 "
              "classes, 1x1 conv logits, softmax; random init",
              {"aggressive_stream": "MobileNetV1_fp32"}),
-    ZooModel("efficientnet_b0", tv("efficientnet_b0"), image(224, 224),
-             ["logits"],
-             "torchvision.models.efficientnet_b0 (0.14), random init",
+    ZooModel("efficientnet_b0", tv_probabilities("efficientnet_b0"),
+             image(224, 224), ["probabilities"],
+             "torchvision.models.efficientnet_b0 (0.14), random init, softmax",
              {"aggressive_cpu": "efficientnet",
               "aggressive_stream": "EfficientNet_int8"},
              "fp32 here; the published EfficientNet_int8 row is a quantized "
              "TFLite model (extra quantize/dequantize ops in IREE)."),
-    ZooModel("efficientnet_v2_s", tv("efficientnet_v2_s"), image(384, 384),
-             ["logits"],
-             "torchvision.models.efficientnet_v2_s (0.14), random init",
+    ZooModel("efficientnet_v2_s", tv_probabilities("efficientnet_v2_s"),
+             image(384, 384), ["probabilities"],
+             "torchvision.models.efficientnet_v2_s (0.14), random init, "
+             "softmax",
              {"aggressive_stream": "EfficientNetV2STF"}),
     ZooModel("deeplabv3_mnv3", DeepLabV3MobileNetV3, image(257, 257), ["out"],
              "torchvision.models.segmentation.deeplabv3_mobilenet_v3_large "
