@@ -487,6 +487,8 @@ void Planner::decide(Region &region) {
 
 void decideFusionGroups(Region &region, const HeuristicOptions &knobs,
                         FusionTracker &tracker) {
+  if (knobs.dispatchFormation == DispatchFormation::Pr8723)
+    return decideFusionGroupsPr8723(region, knobs, tracker);
   Planner{knobs, tracker}.decide(region);
 }
 

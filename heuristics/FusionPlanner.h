@@ -23,6 +23,13 @@ namespace dispatchlab {
 void decideFusionGroups(mlir::Region &region, const HeuristicOptions &knobs,
                         FusionTracker &tracker);
 
+/// Mirrors the grouping of IREE's DispatchLinalgOnTensors of mid-2022
+/// (`dispatch-formation=pr8723`): roots with their init producers and
+/// single-use identity consumer chains, every other Linalg op alone.
+void decideFusionGroupsPr8723(mlir::Region &region,
+                              const HeuristicOptions &knobs,
+                              FusionTracker &tracker);
+
 } // namespace dispatchlab
 
 #endif // DISPATCHLAB_HEURISTICS_FUSIONPLANNER_H

@@ -32,6 +32,12 @@ KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode) {
   return names;
 }
 
+KnobNames<DispatchFormation> getKnobNames(DispatchFormation) {
+  static constexpr std::pair<StringLiteral, DispatchFormation> names[] = {
+      {"iree", DispatchFormation::Iree}, {"pr8723", DispatchFormation::Pr8723}};
+  return names;
+}
+
 KnobNames<PipelineMode> getKnobNames(PipelineMode) {
   static constexpr std::pair<StringLiteral, PipelineMode> names[] = {
       {"full", PipelineMode::Full},
@@ -146,6 +152,7 @@ template <typename T> std::string describeValues() {
 
 StringRef stringify(TruncateOrdering v) { return getName(v); }
 StringRef stringify(ElementwiseFusionMode v) { return getName(v); }
+StringRef stringify(DispatchFormation v) { return getName(v); }
 StringRef stringify(PipelineMode v) { return getName(v); }
 StringRef stringify(DataTilingMode v) { return getName(v); }
 StringRef stringify(DemoteContractionOps v) { return getName(v); }

@@ -50,6 +50,15 @@ enum class ElementwiseFusionMode {
   Off,
 };
 
+/// Whose rules group ops into dispatches.
+enum class DispatchFormation {
+  /// IREE's FormDispatchRegions at the spec's commit.
+  Iree,
+  /// IREE's DispatchLinalgOnTensors of mid-2022, the formation behind seed
+  /// 003's PR #8723 tables.
+  Pr8723,
+};
+
 /// How much of the DispatchCreation pipeline runs.
 enum class PipelineMode {
   /// Preprocessing, formation, cloning, leftover wrapping and copy dispatches.
@@ -98,6 +107,7 @@ template <typename Enum>
 using KnobNames = llvm::ArrayRef<std::pair<llvm::StringLiteral, Enum>>;
 KnobNames<TruncateOrdering> getKnobNames(TruncateOrdering);
 KnobNames<ElementwiseFusionMode> getKnobNames(ElementwiseFusionMode);
+KnobNames<DispatchFormation> getKnobNames(DispatchFormation);
 KnobNames<PipelineMode> getKnobNames(PipelineMode);
 KnobNames<DataTilingMode> getKnobNames(DataTilingMode);
 KnobNames<DemoteContractionOps> getKnobNames(DemoteContractionOps);
@@ -159,6 +169,7 @@ struct HeuristicOptions {
 
 llvm::StringRef stringify(TruncateOrdering v);
 llvm::StringRef stringify(ElementwiseFusionMode v);
+llvm::StringRef stringify(DispatchFormation v);
 llvm::StringRef stringify(PipelineMode v);
 llvm::StringRef stringify(DataTilingMode v);
 llvm::StringRef stringify(DemoteContractionOps v);

@@ -20,7 +20,7 @@ def FormDispatchRegionsPass
     Its options are the knobs of HeuristicOptions (heuristics/
     HeuristicKnobs.def) with their spellings there: aggressive-fusion,
     fuse-multi-use, truncate-ordering, fuse-pad-with-consumers,
-    fuse-pad-with-producers, dispatch-fusion, max-operands,
+    fuse-pad-with-producers, dispatch-formation, dispatch-fusion, max-operands,
     inline-constant-bytes; createFormDispatchRegionsPass(options) takes them
     typed.
   }];
