@@ -147,13 +147,14 @@ def SerializeSmallTileLoopsPass
     gives each workgroup a minimum workload (KernelDispatch's
     kMinimumWorkload), so that runtime overhead does not dominate. The
     defaults come from one- and two-thread profiles of four zoo models on a
-    2-vCPU Intel Xeon (docs/codegen.md, Threads).
+    2-vCPU Intel Xeon, the byte threshold lowered once tiles ran in
+    per-thread blocks (docs/codegen.md, Threads).
   }];
   let options = [
     Option<"maxFlops", "max-flops", "int64_t", "8000000",
            "FLOPs below which (with max-bytes) a dispatch's tiles run on "
            "the calling thread">,
-    Option<"maxBytes", "max-bytes", "int64_t", "786432",
+    Option<"maxBytes", "max-bytes", "int64_t", "262144",
            "Bytes read and written below which (with max-flops) a "
            "dispatch's tiles run on the calling thread">
   ];
