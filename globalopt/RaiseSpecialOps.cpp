@@ -45,13 +45,17 @@ bool isIdentity(linalg::GenericOp op, OpOperand *operand) {
 }
 
 /// The map is (d0, ..., dn) -> (d0, ..., dn-1): the operand is broadcast
-/// along the innermost loop.
+/// along the innermost loop ((d0) -> () for one loop, as IREE's
+/// IsProjected(-1) accepts).
 bool dropsInnermost(linalg::GenericOp op, OpOperand *operand) {
   unsigned loops = op.getNumLoops();
-  return loops > 0 &&
-         op.getMatchingIndexingMap(operand) ==
-             AffineMap::getMultiDimIdentityMap(loops, op.getContext())
-                 .getMajorSubMap(loops - 1);
+  if (loops == 0)
+    return false;
+  AffineMap identity =
+      AffineMap::getMultiDimIdentityMap(loops, op.getContext());
+  return op.getMatchingIndexingMap(operand) ==
+         AffineMap::get(loops, 0, identity.getResults().drop_back(),
+                        op.getContext());
 }
 
 /// The one op of `op`'s body before its yield, when the yield returns it.

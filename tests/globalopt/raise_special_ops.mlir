@@ -63,6 +63,66 @@ func.func @softmax_reciprocal(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 
 // -----
 
+// A rank-1 softmax (a classifier's head once FoldUnitExtentDims drops the
+// batch dim): the reductions yield 0-d tensors and the maps that drop the
+// innermost loop are (d0) -> (); IREE's IsProjected(-1) accepts them.
+#v = affine_map<(d0) -> (d0)>
+#s = affine_map<(d0) -> ()>
+#scalar = affine_map<() -> ()>
+// CHECK-LABEL: func.func @softmax_rank1(
+//  CHECK-SAME:     %[[X:.+]]: tensor<10xf32>
+//       CHECK:   %[[E:.+]] = tensor.empty() : tensor<10xf32>
+//       CHECK:   %[[S:.+]] = linalg.softmax dimension(0) ins(%[[X]] : tensor<10xf32>) outs(%[[E]] : tensor<10xf32>) -> tensor<10xf32>
+//  CHECK-NEXT:   return %[[S]]
+func.func @softmax_rank1(%x: tensor<10xf32>) -> tensor<10xf32> {
+  %e0 = tensor.empty() : tensor<f32>
+  %e1 = tensor.empty() : tensor<10xf32>
+  %one = arith.constant 1.0 : f32
+  %minit = arith.constant -3.40282347E+38 : f32
+  %mfill = linalg.fill ins(%minit : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %max = linalg.generic {indexing_maps = [#v, #s], iterator_types = ["reduction"]}
+      ins(%x : tensor<10xf32>) outs(%mfill : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %m = arith.maximumf %in, %acc : f32
+    linalg.yield %m : f32
+  } -> tensor<f32>
+  %sub = linalg.generic {indexing_maps = [#v, #s, #v], iterator_types = ["parallel"]}
+      ins(%x, %max : tensor<10xf32>, tensor<f32>) outs(%e1 : tensor<10xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    linalg.yield %d : f32
+  } -> tensor<10xf32>
+  %exp = linalg.generic {indexing_maps = [#v, #v], iterator_types = ["parallel"]}
+      ins(%sub : tensor<10xf32>) outs(%e1 : tensor<10xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %v = math.exp %a : f32
+    linalg.yield %v : f32
+  } -> tensor<10xf32>
+  %zero = arith.constant 0.0 : f32
+  %sfill = linalg.fill ins(%zero : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %sum = linalg.generic {indexing_maps = [#v, #s], iterator_types = ["reduction"]}
+      ins(%exp : tensor<10xf32>) outs(%sfill : tensor<f32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %a = arith.addf %in, %acc : f32
+    linalg.yield %a : f32
+  } -> tensor<f32>
+  %rcp = linalg.generic {indexing_maps = [#scalar, #scalar], iterator_types = []}
+      ins(%sum : tensor<f32>) outs(%e0 : tensor<f32>) {
+  ^bb0(%a: f32, %o: f32):
+    %r = arith.divf %one, %a : f32
+    linalg.yield %r : f32
+  } -> tensor<f32>
+  %root = linalg.generic {indexing_maps = [#v, #s, #v], iterator_types = ["parallel"]}
+      ins(%exp, %rcp : tensor<10xf32>, tensor<f32>) outs(%e1 : tensor<10xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.mulf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<10xf32>
+  return %root : tensor<10xf32>
+}
+
+// -----
+
 // exp / sum with implicit broadcasts (the reduced operands' maps drop the
 // innermost loop) and -inf as the max's init.
 #id = affine_map<(d0, d1) -> (d0, d1)>
