@@ -2,6 +2,7 @@
 
 #include "core/codegen/HostTaskRuntime.h"
 #include "core/codegen/TaskMemoryPool.h"
+#include "core/support/FlushDenormals.h"
 
 #include "llvm/ADT/SmallVector.h"
 
@@ -117,6 +118,7 @@ private:
   }
 
   void work() {
+    flushDenormalsOnThisThread();
     while (!stopping.load()) {
       if (runOne() || spinUntil([this] {
             return queued.load(std::memory_order_acquire) > 0 ||

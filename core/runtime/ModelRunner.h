@@ -12,6 +12,7 @@
 
 #include "core/codegen/CodegenPipeline.h"
 #include "core/runtime/ParameterData.h"
+#include "core/support/FlushDenormals.h"
 #include "core/support/Npy.h"
 
 #include "llvm/Support/Error.h"
@@ -82,7 +83,12 @@ public:
   static llvm::Expected<PreparedCall> create(const CompiledModel &model,
                                              llvm::ArrayRef<HostArray *> inputs,
                                              std::vector<HostArray> &outputs);
-  void operator()() { function(argv); }
+  /// Runs the model with denormals flushed to zero, as IREE's workers run
+  /// dispatches (FlushDenormals.h).
+  void operator()() {
+    ScopedFlushDenormals flush;
+    function(argv);
+  }
   /// Seconds the initializer took in create() (0 without one).
   double getInitializerSeconds() const { return initializerSeconds; }
 
