@@ -26,6 +26,9 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/xxhash.h"
+
+#include <google/protobuf/text_format.h>
 
 #include <map>
 #include <thread>
@@ -120,6 +123,18 @@ std::optional<std::string> findExperimentsDir() {
   if (llvm::sys::fs::is_directory(source))
     return std::string(source);
   return std::nullopt;
+}
+
+/// Suffixes the sweep's name with a hash of the spec: when a new dispatchlab
+/// ships a changed spec, `reproduce` runs it as a sweep of its own instead of
+/// failing on the name an older spec took in the database (jobs both specs
+/// share are still found by content key).
+void nameAfterContent(sweep::SweepSpec &spec) {
+  std::string text;
+  google::protobuf::TextFormat::PrintToString(spec, &text);
+  std::string hash =
+      llvm::utohexstr(llvm::xxh3_64bits(text), /*LowerCase=*/true);
+  spec.set_name(spec.name() + "-" + hash.substr(0, 8));
 }
 
 /// A published CSV: row name -> column -> value.
@@ -346,6 +361,7 @@ int runReproduceCommand() {
     llvm::errs() << llvm::toString(loaded.takeError()) << "\n";
     return 2;
   }
+  nameAfterContent(loaded->spec);
   coordinator::SweepProgress final;
   if (int rc = runEmbeddedSweep(*loaded, {databasePath, workers, false}, final))
     return rc;
