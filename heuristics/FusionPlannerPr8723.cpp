@@ -28,11 +28,6 @@ using namespace mlir;
 namespace dispatchlab {
 namespace {
 
-bool isAllParallelLinalg(Operation *op) {
-  auto linalgOp = dyn_cast_or_null<linalg::LinalgOp>(op);
-  return linalgOp && linalgOp.getNumLoops() == linalgOp.getNumParallelLoops();
-}
-
 // 2022's producer rule: all-parallel Linalg ops writing the root's inits (a
 // fill, a broadcast bias).
 void fuseInitProducers(Operation *root, FusionGroup &group,
@@ -42,8 +37,8 @@ void fuseInitProducers(Operation *root, FusionGroup &group,
     return;
   for (OpOperand &init : dpsRoot.getDpsInitsMutable()) {
     Operation *producer = init.get().getDefiningOp();
-    if (!isAllParallelLinalg(producer) ||
-        producer->getBlock() != root->getBlock() ||
+    if (!isa_and_nonnull<linalg::LinalgOp>(producer) ||
+        !isAllParallel(producer) || producer->getBlock() != root->getBlock() ||
         tracker.isFusedOp(producer) ||
         isCloneableIntoDispatchOp(producer, knobs))
       continue;
@@ -59,7 +54,7 @@ Operation *getFusableConsumer(Operation *op, const FusionTracker &tracker) {
   OpOperand &use = *op->use_begin();
   auto consumer = dyn_cast<linalg::LinalgOp>(use.getOwner());
   if (!consumer || consumer->getBlock() != op->getBlock() ||
-      tracker.isFusedOp(consumer) || !isAllParallelLinalg(consumer))
+      tracker.isFusedOp(consumer) || !isAllParallel(consumer))
     return nullptr;
   AffineMap consumerMap = consumer.getMatchingIndexingMap(&use);
   AffineMap producerMap =
@@ -90,21 +85,12 @@ void pullInPads(Block &block, FusionTracker &tracker) {
 }
 
 void decideBlock(Block &block, const HeuristicOptions &knobs,
-                 FusionTracker &tracker);
-
-void decideRegion(Region &region, const HeuristicOptions &knobs,
-                  FusionTracker &tracker) {
-  for (Block &block : region)
-    decideBlock(block, knobs, tracker);
-}
-
-void decideBlock(Block &block, const HeuristicOptions &knobs,
                  FusionTracker &tracker) {
   SmallVector<Operation *> roots;
   for (Operation &op : llvm::reverse(block)) {
     if (isa_and_nonnull<scf::SCFDialect>(op.getDialect())) {
       for (Region &nested : op.getRegions())
-        decideRegion(nested, knobs, tracker);
+        decideFusionGroupsPr8723(nested, knobs, tracker);
       continue;
     }
     if (tracker.isFusedOp(&op) || !isRootLikeOp(&op))
@@ -140,7 +126,8 @@ void decideBlock(Block &block, const HeuristicOptions &knobs,
 
 void decideFusionGroupsPr8723(Region &region, const HeuristicOptions &knobs,
                               FusionTracker &tracker) {
-  decideRegion(region, knobs, tracker);
+  for (Block &block : region)
+    decideBlock(block, knobs, tracker);
 }
 
 } // namespace dispatchlab

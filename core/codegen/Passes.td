@@ -220,7 +220,9 @@ def PromoteTileTemporariesToStackPass
     malloc arenas. IREE's CPU backend likewise allocates dispatch-local
     buffers on the stack (its bufferization allocation function makes
     `memref.alloca`s) and bounds them by `--iree-llvmcpu-stack-allocation-limit`
-    (32 KiB), the default here.
+    (32 KiB), the default here. Upstream's `promote-buffers-to-stack` does
+    not fit: it adds no `alloca_scope`, so a loop's stack would grow every
+    iteration, and it also promotes buffers passed to calls.
   }];
   let options = [
     Option<"maxBytes", "max-bytes", "int64_t", "32768",
