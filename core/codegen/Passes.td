@@ -345,14 +345,18 @@ def PackWeightPanelsPass
     parameter of the host, or a packed layout of one) whose every read is a
     tile loop's column panel (whole in every dim but the last, T wide there
     at the loop's induction variable) is packed by the initializer from
-    [d0, ..., N] to [N/T, d0, ..., T]; each tile reads its panel as one
-    contiguous block. This mirrors IREE's data tiling, which packs a
+    [d0, ..., N] to [ceil(N/T), d0, ..., T]; each tile reads its panel as
+    one contiguous block. The parts of an op TileAndFuseDispatches split
+    into full tiles and a remainder narrower than T count as well: the last
+    panel is zero-padded to T and the remainder reads its first columns.
+    This mirrors IREE's data tiling, which packs a
     matmul's weights into the tiles its kernels read and hoists the pack
     into the initializer. A layout the initializer already computes is
     packed further only if every read of it is such a panel read with the
     same T.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
+                           "mlir::arith::ArithDialect",
                            "mlir::func::FuncDialect",
                            "mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect",

@@ -164,3 +164,78 @@ func.func @host(%x: tensor<8x64xf32>, %w3: tensor<64x1x128xf32> {dispatchlab.par
   %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x128xf32>) -> tensor<8x128xf32>
   return %y : tensor<8x128xf32>
 }
+
+// -----
+
+// An op split into full tiles and a remainder (72 columns: two tiles of 32
+// and 8 left): the initializer zero-pads the weight to 96 columns before
+// packing it into [3, 64, 32], the tiles read panels 0-1 and the remainder
+// the first 8 columns of panel 2.
+// CHECK-DAG:   #[[PANEL:.+]] = affine_map<(d0) -> (d0 floordiv 32)>
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<3x64x32xf32>)
+// CHECK:         scf.forall (%[[COL:.+]]) = (0) to (64) step (32)
+// CHECK:           %[[P:.+]] = affine.apply #[[PANEL]](%[[COL]])
+// CHECK:           tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 64, 32] [1, 1, 1] : tensor<3x64x32xf32> to tensor<64x32xf32>
+// CHECK:         %[[REST:.+]] = tensor.extract_slice %[[W]][2, 0, 0] [1, 64, 8] [1, 1, 1] : tensor<3x64x32xf32> to tensor<64x8xf32>
+// CHECK:         linalg.matmul ins(%[[X]], %[[REST]] : tensor<8x64xf32>, tensor<64x8xf32>)
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    (%[[SRC:.+]]: tensor<64x72xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<3x64x32xf32>
+// CHECK:         %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK:         %[[FILL:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.+}} : tensor<64x96xf32>)
+// CHECK:         %[[PADDED:.+]] = tensor.insert_slice %[[SRC]] into %[[FILL]][0, 0] [64, 72] [1, 1]
+// CHECK:         %[[SPLIT:.+]] = tensor.expand_shape %[[PADDED]] {{\[}}[0], [1, 2]] output_shape [64, 3, 32]
+// CHECK:         linalg.transpose ins(%[[SPLIT]] : tensor<64x3x32xf32>) outs(%{{.+}} : tensor<3x64x32xf32>) permutation = [1, 0, 2]
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x72xf32>) -> tensor<8x72xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x72xf32>
+  %full = tensor.extract_slice %w[0, 0] [64, 64] [1, 1] : tensor<64x72xf32> to tensor<64x64xf32>
+  %e64 = tensor.empty() : tensor<8x64xf32>
+  %r = scf.forall (%j) = (0) to (64) step (32) shared_outs(%o = %e64) -> (tensor<8x64xf32>) {
+    %panel = tensor.extract_slice %full[0, %j] [64, 32] [1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x64xf32> to tensor<8x32xf32>
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x64xf32>
+    }
+  }
+  %head = tensor.insert_slice %r into %e[0, 0] [8, 64] [1, 1] : tensor<8x64xf32> into tensor<8x72xf32>
+  %rest = tensor.extract_slice %w[0, 64] [64, 8] [1, 1] : tensor<64x72xf32> to tensor<64x8xf32>
+  %acc = tensor.extract_slice %head[0, 64] [8, 8] [1, 1] : tensor<8x72xf32> to tensor<8x8xf32>
+  %m = linalg.matmul ins(%x, %rest : tensor<8x64xf32>, tensor<64x8xf32>) outs(%acc : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %y = tensor.insert_slice %m into %head[0, 64] [8, 8] [1, 1] : tensor<8x8xf32> into tensor<8x72xf32>
+  return %y : tensor<8x72xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x72xf32> {dispatchlab.parameter = "fc.weight"}) -> tensor<8x72xf32> {
+  %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x72xf32>) -> tensor<8x72xf32>
+  return %y : tensor<8x72xf32>
+}
+
+// -----
+
+// A remainder wider than one panel (48 columns after two tiles of 32)
+// does not fit the layout: the weight is read as it is.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%{{.+}}: tensor<8x64xf32>, %{{.+}}: tensor<64x112xf32>)
+// CHECK-NOT:   @host_initializer
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x112xf32>) -> tensor<8x112xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x112xf32>
+  %full = tensor.extract_slice %w[0, 0] [64, 64] [1, 1] : tensor<64x112xf32> to tensor<64x64xf32>
+  %e64 = tensor.empty() : tensor<8x64xf32>
+  %r = scf.forall (%j) = (0) to (64) step (32) shared_outs(%o = %e64) -> (tensor<8x64xf32>) {
+    %panel = tensor.extract_slice %full[0, %j] [64, 32] [1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x64xf32> to tensor<8x32xf32>
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x64xf32>
+    }
+  }
+  %rest = tensor.extract_slice %w[0, 64] [64, 48] [1, 1] : tensor<64x112xf32> to tensor<64x48xf32>
+  %acc = tensor.extract_slice %e[0, 64] [8, 48] [1, 1] : tensor<8x112xf32> to tensor<8x48xf32>
+  %m = linalg.matmul ins(%x, %rest : tensor<8x64xf32>, tensor<64x48xf32>) outs(%acc : tensor<8x48xf32>) -> tensor<8x48xf32>
+  %y = tensor.insert_slice %m into %e[0, 64] [8, 48] [1, 1] : tensor<8x48xf32> into tensor<8x112xf32>
+  return %y : tensor<8x112xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x112xf32> {dispatchlab.parameter = "fc.weight"}) -> tensor<8x112xf32> {
+  %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x112xf32>) -> tensor<8x112xf32>
+  return %y : tensor<8x112xf32>
+}
