@@ -34,8 +34,8 @@ namespace dispatchlab::globalopt {
 } // namespace dispatchlab::globalopt
 
 using namespace mlir;
-using dispatchlab::globalopt::DemoteOperation;
-using dispatchlab::globalopt::DemoteType;
+using dispatchlab::DemoteContractionOps;
+using dispatchlab::DemoteContractionType;
 
 namespace {
 
@@ -82,13 +82,13 @@ Value truncate(OpBuilder &builder, Location loc, Value input, Type type) {
 
 /// IREE's DemoteContractionInputsPattern.
 struct DemoteInputs : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  DemoteInputs(MLIRContext *context, Type narrowType, DemoteOperation operation)
+  DemoteInputs(MLIRContext *context, Type narrowType, DemoteContractionOps operation)
       : OpInterfaceRewritePattern(context), narrowType(narrowType),
         operation(operation) {}
 
   LogicalResult matchAndRewrite(linalg::LinalgOp op,
                                 PatternRewriter &rewriter) const override {
-    if (operation == DemoteOperation::None)
+    if (operation == DemoteContractionOps::None)
       return failure();
     if (!isa<linalg::ContractionOpInterface, linalg::ConvolutionOpInterface>(
             op.getOperation()))
@@ -100,10 +100,10 @@ struct DemoteInputs : OpInterfaceRewritePattern<linalg::LinalgOp> {
         }))
       return rewriter.notifyMatchFailure(op, "not all operands f32 tensors");
 
-    bool matmuls = operation == DemoteOperation::All ||
-                   operation == DemoteOperation::Matmul;
+    bool matmuls = operation == DemoteContractionOps::All ||
+                   operation == DemoteContractionOps::Matmul;
     bool convs =
-        operation == DemoteOperation::All || operation == DemoteOperation::Conv;
+        operation == DemoteContractionOps::All || operation == DemoteContractionOps::Conv;
     Operation *raw = op.getOperation();
     if (matmuls && isPureMatmul(raw))
       return rebuild<linalg::MatmulOp>(op, rewriter);
@@ -169,7 +169,7 @@ private:
   }
 
   Type narrowType;
-  DemoteOperation operation;
+  DemoteContractionOps operation;
 };
 
 struct DemoteContractionInputsPass
@@ -179,7 +179,7 @@ struct DemoteContractionInputsPass
 
   void runOnOperation() override {
     MLIRContext *context = &getContext();
-    Type narrowType = demoteType == DemoteType::BF16
+    Type narrowType = demoteType == DemoteContractionType::BF16
                           ? Type(BFloat16Type::get(context))
                           : Type(Float16Type::get(context));
     RewritePatternSet patterns(context);

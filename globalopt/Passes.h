@@ -3,16 +3,12 @@
 #ifndef DISPATCHLAB_GLOBALOPT_PASSES_H
 #define DISPATCHLAB_GLOBALOPT_PASSES_H
 
+#include "heuristics/HeuristicOptions.h"
+
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
 namespace dispatchlab::globalopt {
-
-/// DemoteContractionInputs' `type`: IREE's DemoteType.
-enum class DemoteType { F16, BF16 };
-
-/// DemoteContractionInputs' `operation`: IREE's DemoteOperation.
-enum class DemoteOperation { All, Conv, Matmul, None };
 
 #define GEN_PASS_DECL
 #include "globalopt/Passes.h.inc"

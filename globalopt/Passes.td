@@ -179,26 +179,26 @@ def DemoteContractionInputsPass
     dilations other than ones (IREE's drops them).
   }];
   let options = [
-    Option<"demoteType", "type", "dispatchlab::globalopt::DemoteType",
-           "dispatchlab::globalopt::DemoteType::F16",
+    Option<"demoteType", "type", "::dispatchlab::DemoteContractionType",
+           "::dispatchlab::DemoteContractionType::F16",
            "The narrow type of the inputs",
            [{::llvm::cl::values(
-             clEnumValN(dispatchlab::globalopt::DemoteType::F16, "f16",
+             clEnumValN(::dispatchlab::DemoteContractionType::F16, "f16",
                         "Demote to f16."),
-             clEnumValN(dispatchlab::globalopt::DemoteType::BF16, "bf16",
+             clEnumValN(::dispatchlab::DemoteContractionType::BF16, "bf16",
                         "Demote to bf16."))}]>,
     Option<"demoteOperation", "operation",
-           "dispatchlab::globalopt::DemoteOperation",
-           "dispatchlab::globalopt::DemoteOperation::All",
+           "::dispatchlab::DemoteContractionOps",
+           "::dispatchlab::DemoteContractionOps::All",
            "Which contractions to demote",
            [{::llvm::cl::values(
-             clEnumValN(dispatchlab::globalopt::DemoteOperation::All, "all",
+             clEnumValN(::dispatchlab::DemoteContractionOps::All, "all",
                         "Demote all contraction ops."),
-             clEnumValN(dispatchlab::globalopt::DemoteOperation::Conv, "conv",
+             clEnumValN(::dispatchlab::DemoteContractionOps::Conv, "conv",
                         "Only demote convolution ops."),
-             clEnumValN(dispatchlab::globalopt::DemoteOperation::Matmul,
+             clEnumValN(::dispatchlab::DemoteContractionOps::Matmul,
                         "matmul", "Only demote matmul ops."),
-             clEnumValN(dispatchlab::globalopt::DemoteOperation::None, "none",
+             clEnumValN(::dispatchlab::DemoteContractionOps::None, "none",
                         "Demote no contraction ops."))}]>
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -43,29 +43,12 @@ void buildGlobalOptStage(OpPassManager &pm, const HeuristicOptions &options) {
   }
 }
 
-// The demotion knobs as the pass's options: globalopt/ sees no
-// HeuristicOptions, so it has enums of its own (IREE's).
+// The demotion knobs as the pass's options (the pass takes the knobs' enums).
 globalopt::DemoteContractionInputsPassOptions
 demoteOptions(const HeuristicOptions &options) {
   globalopt::DemoteContractionInputsPassOptions demote;
-  demote.demoteType =
-      options.demoteContractionType == DemoteContractionType::BF16
-          ? globalopt::DemoteType::BF16
-          : globalopt::DemoteType::F16;
-  switch (options.demoteContractionOperations) {
-  case DemoteContractionOps::All:
-    demote.demoteOperation = globalopt::DemoteOperation::All;
-    break;
-  case DemoteContractionOps::Conv:
-    demote.demoteOperation = globalopt::DemoteOperation::Conv;
-    break;
-  case DemoteContractionOps::Matmul:
-    demote.demoteOperation = globalopt::DemoteOperation::Matmul;
-    break;
-  case DemoteContractionOps::None:
-    demote.demoteOperation = globalopt::DemoteOperation::None;
-    break;
-  }
+  demote.demoteType = options.demoteContractionType;
+  demote.demoteOperation = options.demoteContractionOperations;
   return demote;
 }
 
