@@ -422,9 +422,11 @@ def TileAndFuseDispatchesPass
     that another op also reads (a softmax's exp), and an elementwise op
     left wider than a register tile (the product of `tile-sizes`) in a tile
     goes `vector-width` columns at a time (IREE's vector-level tiling of
-    every op). A reduction whose inputs are read innermost along a parallel loop (a global pool over
-    channels-last pixels) keeps the default tiles and steps one slab at a
-    time, adding whole vectors into the tile's sums. One read through a
+    every op). A reduction whose inputs are read innermost along a parallel
+    loop (a global pool over channels-last pixels) takes tiles of 8 pixels
+    and up to 512 channels and steps through its rows in memory order, 2 x
+    `vector-width` channels at a time, adding whole vectors into the tile's
+    sums. One read through a
     broadcast, window or padding, whose tiles would overlap, gets a tile loop
     of its own instead. Results from sibling ops (consumers of shared
     producers, as --horizontal-contractions forms) get one tile loop each,

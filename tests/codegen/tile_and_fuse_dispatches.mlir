@@ -429,20 +429,25 @@ func.func @centred_variance_dispatch(%x: tensor<1x64x64xf32>, %mean: tensor<1x64
 
 // A global pool over channels-last pixels, its bias fused and returned too
 // (EfficientNet's squeeze): the reduced dim is not the one read innermost,
-// so the root takes the default 8x32 tiles of its parallel dims and its
-// loop adds one 8x32 slab of pixels per step into the tile's sums; no
-// partial result to reduce across, no transposes.
+// so a tile takes 8 pixels and every channel (up to 512), and its loops
+// step through the rows in memory order, 32 channels at a time, adding
+// each 8x32 slab into the tile's sums; no partial result to reduce across,
+// no transposes.
 // CHECK-LABEL: func.func @column_sum_dispatch
 // CHECK:         scf.forall (%[[I:.+]]) = (0) to (16) step (8)
-// CHECK:           %[[INIT:.+]] = linalg.fill {{.+}} -> tensor<8x32xf32>
-// CHECK:           scf.for %{{.+}} = %{{.+}} to %{{.+}} step %c1{{.*}} iter_args(%[[SUM:.+]] = %[[INIT]], %{{.+}} = %{{.+}}) -> (tensor<8x32xf32>, tensor<16x8x32xf32>)
-// CHECK:             %[[BIASED:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<1x8x32xf32>)
-// CHECK:             linalg.generic {{.+}} ins(%[[BIASED]] : tensor<1x8x32xf32>) outs(%[[SUM]] : tensor<8x32xf32>)
+// CHECK:           %[[INIT:.+]] = linalg.fill {{.+}} -> tensor<8x64xf32>
+// CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c1 iter_args(%[[SUMS:.+]] = %[[INIT]], %{{.+}} = %{{.+}}) -> (tensor<8x64xf32>, tensor<16x8x64xf32>)
+// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c32 iter_args(%[[SUM:.+]] = %[[SUMS]], %{{.+}} = %{{.+}}) -> (tensor<8x64xf32>, tensor<16x8x64xf32>)
+// CHECK:               %[[SLAB:.+]] = tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 32]
+// CHECK:               %[[BIASED:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %[[SLAB]] : tensor<32xf32>, tensor<1x8x32xf32>)
+// CHECK:               %[[PART:.+]] = tensor.extract_slice %[[SUM]][0, %[[COL]]] [8, 32]
+// CHECK:               linalg.generic {{.+}} ins(%[[BIASED]] : tensor<1x8x32xf32>) outs(%[[PART]] : tensor<8x32xf32>)
 // CHECK-NOT:     linalg.reduce
 // VEC-LABEL:   func.func @column_sum_dispatch
 // VEC:           scf.for
-// VEC:             %[[B:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<8x32xf32>
-// VEC:             arith.addf %[[B]], %{{.+}} : vector<8x32xf32>
+// VEC:             scf.for
+// VEC:               %[[B:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<8x32xf32>
+// VEC:               arith.addf %[[B]], %{{.+}} : vector<8x32xf32>
 // VEC-NOT:       vector.transpose
 // VEC-NOT:       vector.multi_reduction
 // VEC:           return
@@ -450,22 +455,46 @@ func.func @centred_variance_dispatch(%x: tensor<1x64x64xf32>, %mean: tensor<1x64
 #cp_id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #cp_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
 #cp_out = affine_map<(d0, d1, d2) -> (d0, d1)>
-func.func @column_sum_dispatch(%x: tensor<16x16x32xf32>, %b: tensor<32xf32>) -> (tensor<16x16x32xf32>, tensor<16x32xf32>) attributes {dispatchlab.dispatch} {
+func.func @column_sum_dispatch(%x: tensor<16x16x64xf32>, %b: tensor<64xf32>) -> (tensor<16x16x64xf32>, tensor<16x64xf32>) attributes {dispatchlab.dispatch} {
   %cst = arith.constant 0.0 : f32
-  %empty = tensor.empty() : tensor<16x16x32xf32>
-  %biased = linalg.generic {indexing_maps = [#cp_bias, #cp_id, #cp_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b, %x : tensor<32xf32>, tensor<16x16x32xf32>) outs(%empty : tensor<16x16x32xf32>) {
+  %empty = tensor.empty() : tensor<16x16x64xf32>
+  %biased = linalg.generic {indexing_maps = [#cp_bias, #cp_id, #cp_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b, %x : tensor<64xf32>, tensor<16x16x64xf32>) outs(%empty : tensor<16x16x64xf32>) {
   ^bb0(%in: f32, %v: f32, %o: f32):
     %s = arith.addf %in, %v : f32
     linalg.yield %s : f32
-  } -> tensor<16x16x32xf32>
-  %empty_sum = tensor.empty() : tensor<16x32xf32>
-  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<16x32xf32>) -> tensor<16x32xf32>
-  %sum = linalg.generic {indexing_maps = [#cp_in, #cp_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%biased : tensor<16x16x32xf32>) outs(%fill : tensor<16x32xf32>) {
+  } -> tensor<16x16x64xf32>
+  %empty_sum = tensor.empty() : tensor<16x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %sum = linalg.generic {indexing_maps = [#cp_in, #cp_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%biased : tensor<16x16x64xf32>) outs(%fill : tensor<16x64xf32>) {
   ^bb0(%in: f32, %acc: f32):
     %s = arith.addf %in, %acc : f32
     linalg.yield %s : f32
-  } -> tensor<16x32xf32>
-  return %biased, %sum : tensor<16x16x32xf32>, tensor<16x32xf32>
+  } -> tensor<16x64xf32>
+  return %biased, %sum : tensor<16x16x64xf32>, tensor<16x64xf32>
+}
+
+
+// -----
+
+// The same pool alone (a single-result dispatch): the same tiles and loop
+// order.
+// CHECK-LABEL: func.func @column_sum_alone
+// CHECK:         scf.forall (%{{.+}}) = (0) to (16) step (8)
+// CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c1
+// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c32
+// CHECK:               tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 32]
+#ca_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+#ca_out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @column_sum_alone(%x: tensor<16x16x64xf32>) -> tensor<16x64xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty_sum = tensor.empty() : tensor<16x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty_sum : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %sum = linalg.generic {indexing_maps = [#ca_in, #ca_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x : tensor<16x16x64xf32>) outs(%fill : tensor<16x64xf32>) {
+  ^bb0(%in: f32, %acc: f32):
+    %s = arith.addf %in, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %sum : tensor<16x64xf32>
 }
 
 // -----
