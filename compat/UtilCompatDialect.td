@@ -35,8 +35,10 @@ def Util_PreprocessingPipelineAttr
   let assemblyFormat = "`<` $pipeline `>`";
 }
 
+// AffineScope as IREE's: its arguments are affine symbols, so canonicalized
+// affine.apply ops over them print as IREE's do.
 def Util_FuncOp : Op<Util_Dialect, "func", [
-    AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
+    AffineScope, AutomaticAllocationScope, FunctionOpInterface, IsolatedFromAbove]> {
   let summary = "A function spelled the IREE way";
   let arguments = (ins SymbolNameAttr:$sym_name,
                        TypeAttrOf<FunctionType>:$function_type,

@@ -15,19 +15,24 @@ include "mlir/Pass/PassBase.td"
 def RaiseSpecialOpsPass
     : InterfacePass<"dispatchlab-raise-special-ops",
                     "mlir::FunctionOpInterface"> {
-  let summary = "Raise the max/sub/exp/sum/normalize generic chain to "
-                "linalg.softmax";
+  let summary = "Raise generics and slice chains back to the ops they spell";
   let description = [{
-    Mirrors the softmax part of IREE's RaiseSpecialOps: a numerically
-    stabilized softmax over the innermost dim, written as generics
-    (max = reduce_max(x) from a -inf or lowest-float fill; x - max; exp;
-    sum = reduce_add(exp) from a zero fill; exp / sum or exp *
-    reciprocal(sum)), becomes one `linalg.softmax` on `x`. Broadcasts of the
-    reduced values are implicit (the operand map drops the innermost loop)
-    or explicit (a pass-through broadcasting generic). The other raisings
-    of IREE's pass (attention, slices, casts) are not modelled.
+    Mirrors IREE's RaiseSpecialOps, each family in its own file
+    (RaisePatterns.h). First, per generic: a `tensor.extract` at loop indices
+    or zeros becomes an input, and a copy fixing some input positions becomes
+    a rank-reducing `tensor.extract_slice`. Then, as patterns: an extending
+    cast generic folds into the named contraction or convolution it feeds;
+    matmul and batch_matmul of an inner-transposed RHS take their transpose-B
+    maps; an input-less generic yielding an outside value becomes
+    `linalg.fill`; a numerically stabilized softmax chain (max, sub, exp,
+    sum, divide or multiply by the reciprocal) becomes `linalg.softmax`;
+    rotate-half (slices, negate, concat or two inserts) becomes one generic;
+    an `insert_slice` into a splat constant becomes `tensor.pad`.
   }];
-  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect",
+                           "::mlir::arith::ArithDialect"];
 }
 
 def DetachElementwiseFromNamedOpsPass

@@ -11,6 +11,7 @@
 
 #include "globalopt/OutsideDispatch.h"
 #include "globalopt/Passes.h"
+#include "globalopt/PrunedAttributes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -27,6 +28,7 @@ namespace dispatchlab::globalopt {
 
 using namespace mlir;
 using dispatchlab::globalopt::isOutsideDispatch;
+using dispatchlab::globalopt::prunedAttributes;
 
 namespace {
 
@@ -52,18 +54,6 @@ Value transposeOf(OpBuilder &builder, Location loc, Value source,
     return empty;
   return linalg::TransposeOp::create(builder, loc, source, empty, perm)
       ->getResult(0);
-}
-
-/// The attributes of `op` a rewritten copy keeps (IREE's
-/// getPrunedAttributeList). Upstream's template is not used: instantiating
-/// it (an op's inline getAttributeNames()) in our binaries made libMLIR's
-/// parser read linalg.generic's attribute names as empty strings.
-SmallVector<NamedAttribute> discardableAttrs(Operation *op) {
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : op->getDiscardableAttrs())
-    if (attr.getName() != linalg::LinalgDialect::kMemoizedIndexingMapsAttrName)
-      attrs.push_back(attr);
-  return attrs;
 }
 
 /// `map` with its results reordered by `perm`.
@@ -293,7 +283,7 @@ private:
     auto fused = linalg::GenericOp::create(
         rewriter, generic.getLoc(), types, generic.getDpsInputs(), inits, maps,
         generic.getIteratorTypesArray(), /*bodyBuild=*/nullptr,
-        discardableAttrs(generic));
+        prunedAttributes(generic));
     rewriter.cloneRegionBefore(generic.getRegion(), fused.getRegion(),
                                fused.getRegion().begin());
     if (fused.getNumResults() != 1)
@@ -648,7 +638,7 @@ private:
       return failure();
     SmallVector<Value> inputs = op.getInputs();
     inputs[index] = transpose.getInput();
-    SmallVector<NamedAttribute> attrs = discardableAttrs(op);
+    SmallVector<NamedAttribute> attrs = prunedAttributes(op);
     TypeRange types = op->getResultTypes();
     Location loc = op.getLoc();
     ValueRange inits = op.getDpsInits();

@@ -1,8 +1,9 @@
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-raise-special-ops,canonicalize))' | FileCheck %s
 
-// One case per rule of RaiseSpecialOps' softmax raising (IREE's
-// GlobalOptimization/RaiseSpecialOps.cpp): the root's two normalizations,
-// both broadcast forms, both max bodies, and the chains it must leave.
+// One case per rule of RaiseSpecialOps' softmax raising
+// (globalopt/RaiseSoftmax.cpp, after IREE's RaiseSpecialOps): the root's two
+// normalizations, both broadcast forms, both max bodies, and the chains it
+// must leave.
 
 // exp * reciprocal(sum), the form ONNX Softmax imports to through TOSA,
 // with -lowest as the max's init (TOSA's).
