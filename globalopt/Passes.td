@@ -211,6 +211,25 @@ def DemoteContractionInputsPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def FuseDequantizationMatmulPass
+    : InterfacePass<"dispatchlab-fuse-dequantization-matmul",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "Reassociate a grouped dequantization and its matmul into "
+                "an integer matmul";
+  let description = [{
+    Mirrors IREE's FuseDequantizationMatmul (opt-in in IREE, as here): a
+    contraction generic with two reduction loops (group, element) reading
+    weights dequantized per group ((extui/uitofp(q) - zp) * s) quantizes its
+    activation per group to i16 and computes the product in i32, the
+    dequantization reassociated after it: six generics instead of two, the
+    activation's quantization an approximation.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def ConvertBatchMatmulToMatmulPass
     : InterfacePass<"dispatchlab-convert-batch-matmul-to-matmul",
                     "mlir::FunctionOpInterface"> {

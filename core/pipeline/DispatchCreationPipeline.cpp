@@ -53,7 +53,8 @@ demoteOptions(const HeuristicOptions &options) {
 }
 
 // IREE's GlobalOptimization steps between FoldUnitExtentDims and the final
-// generalization, in its order: DemoteContractionInputs, cleanup,
+// generalization, in its order: DemoteContractionInputs,
+// FuseDequantizationMatmul (opt-in), cleanup,
 // ConvertBatchMatmulToMatmul (before transpose propagation, so that it sees
 // pure broadcasts), PropagateLinalgTranspose, cleanup,
 // ConvertStridedContractionToContraction, then GeneralizeLinalgNamedOps for
@@ -64,6 +65,8 @@ void buildLateGlobalOptStage(OpPassManager &pm,
   if (options.demoteContractionOperations != DemoteContractionOps::None)
     pm.addPass(
         globalopt::createDemoteContractionInputsPass(demoteOptions(options)));
+  if (options.quantizedMatmulReassociation)
+    pm.addPass(globalopt::createFuseDequantizationMatmulPass());
   addCleanup(pm);
   if (options.batchMatmulToMatmul)
     pm.addPass(globalopt::createConvertBatchMatmulToMatmulPass());

@@ -39,6 +39,7 @@ VARIANTS = (
     ("strided-contraction-to-contraction=false",
      ["--pipeline=iree", "--strided-contraction-to-contraction=false"]),
     ("demote-contraction-inputs-operations=all", ["--pipeline=iree", "--demote-contraction-inputs-operations=all"]),
+    ("quantized-matmul-reassociation=true", ["--pipeline=iree", "--quantized-matmul-reassociation=true"]),
 )
 
 

@@ -40,6 +40,9 @@ PASSES = {
         "dispatchlab-convert-strided-contraction-to-contraction",
     "iree-global-opt-demote-contraction-inputs":
         "dispatchlab-demote-contraction-inputs",
+    "iree-global-opt-fuse-dequantization-matmul":
+        "dispatchlab-fuse-dequantization-matmul",
+    "iree-flow-canonicalize": "canonicalize",
     "canonicalize": "canonicalize",
     "cse": "cse",
 }
@@ -56,7 +59,8 @@ FILES = ["raise_special_ops.mlir", "detach_elementwise_from_named_ops.mlir",
          "propagate_linalg_transpose.mlir",
          "convert_batch_matmul_to_matmul.mlir",
          "strided_contraction_to_contraction.mlir",
-         "demote_contraction_inputs.mlir"]
+         "demote_contraction_inputs.mlir",
+         "fuse_dequantization_matmul.mlir"]
 UNSUPPORTED = re.compile(r"custom op '([^']+)' is unknown|unregistered "
                          r"operation '([^']+)'|Dialect `([^']+)' not found|"
                          r"dialect '([^']+)' is unknown|"
