@@ -1,6 +1,7 @@
 //===- HostJit.cpp - a compiled model's object, linked in process ---------===//
 
 #include "core/codegen/HostJit.h"
+#include "core/codegen/HostBufferCache.h"
 
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
 #include "llvm/ADT/StringSet.h"
@@ -13,6 +14,7 @@
 #include "llvm/Support/DynamicLibrary.h"
 #include "llvm/Transforms/IPO/Internalize.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
@@ -36,17 +38,20 @@ constexpr llvm::StringLiteral kPackedPrefix = "_mlir_";
   std::_Exit(1);
 }
 void *checkedMalloc(size_t bytes) {
-  void *memory = std::malloc(bytes);
+  void *memory =
+      getHostBufferCache().allocate(bytes, alignof(std::max_align_t));
   if (!memory && bytes)
     reportFailedAllocation(bytes);
   return memory;
 }
 void *checkedAlignedAlloc(size_t alignment, size_t bytes) {
-  void *memory = std::aligned_alloc(alignment, bytes);
+  void *memory = getHostBufferCache().allocate(bytes, alignment);
   if (!memory && bytes)
     reportFailedAllocation(bytes);
   return memory;
 }
+
+void freeBuffer(void *pointer) { getHostBufferCache().free(pointer); }
 
 void addPackedWrapper(llvm::Function &function) {
   llvm::Module &module = *function.getParent();
@@ -160,6 +165,10 @@ HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
                        llvm::JITSymbolFlags::Exported);
   exported.try_emplace(mangle("aligned_alloc"),
                        llvm::orc::ExecutorAddr::fromPtr(&checkedAlignedAlloc),
+                       llvm::JITSymbolFlags::Exported);
+  // Buffers go back to the cache they came from (HostBufferCache.h).
+  exported.try_emplace(mangle("free"),
+                       llvm::orc::ExecutorAddr::fromPtr(&freeBuffer),
                        llvm::JITSymbolFlags::Exported);
   if (llvm::Error error =
           main.define(llvm::orc::absoluteSymbols(std::move(exported))))

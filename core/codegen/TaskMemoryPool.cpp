@@ -1,6 +1,7 @@
 //===- TaskMemoryPool.cpp - small blocks the threads' tasks share ---------===//
 
 #include "core/codegen/TaskMemoryPool.h"
+#include "core/codegen/HostBufferCache.h"
 
 #include <atomic>
 #include <cstdlib>
@@ -76,15 +77,14 @@ void *allocateTaskMemory(size_t bytes, size_t alignment) {
   if (bytes <= kBlockBytes && alignment <= kBlockAlignment)
     if (void *block = Pool::get().take())
       return block;
-  return std::aligned_alloc(alignment,
-                            (bytes + alignment - 1) / alignment * alignment);
+  return getHostBufferCache().allocate(bytes, alignment);
 }
 
 void freeTaskMemory(void *pointer) {
   if (pointer && Pool::get().owns(pointer))
     Pool::get().give(pointer);
   else
-    std::free(pointer);
+    getHostBufferCache().free(pointer);
 }
 
 } // namespace dispatchlab

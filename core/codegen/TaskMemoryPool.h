@@ -19,10 +19,12 @@
 namespace dispatchlab {
 
 /// A block of at least `bytes` aligned to `alignment`: from the pool when
-/// it fits a block and the pool has one, else from the C library.
+/// it fits a block and the pool has one, else from the host buffer cache
+/// (HostBufferCache.h).
 void *allocateTaskMemory(size_t bytes, size_t alignment);
 
-/// Frees memory of allocateTaskMemory, or any the C library allocated.
+/// Frees memory of allocateTaskMemory, or any the C library allocated (the
+/// host buffer cache tells its own buffers apart).
 void freeTaskMemory(void *pointer);
 
 } // namespace dispatchlab

@@ -20,7 +20,7 @@ TEST(TaskMemoryPool, ReusesAFreedBlock) {
   freeTaskMemory(second);
 }
 
-TEST(TaskMemoryPool, LargeBlocksAndForeignPointersGoToTheCLibrary) {
+TEST(TaskMemoryPool, LargeBlocksAndForeignPointersLeaveThePool) {
   void *large = allocateTaskMemory(1 << 20, 64);
   ASSERT_NE(large, nullptr);
   EXPECT_EQ(reinterpret_cast<uintptr_t>(large) % 64, 0u);
