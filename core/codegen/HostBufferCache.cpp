@@ -55,7 +55,10 @@ void *HostBufferCache::allocate(size_t bytes, size_t alignment) {
       return nullptr;
   }
   std::lock_guard<std::mutex> lock(mutex);
-  live.emplace(buffer, shape);
+  // Assigned, not emplaced: should a buffer of ours ever be freed past the
+  // cache, the C library may hand its address out again, and the shape
+  // must be the new one.
+  live[buffer] = shape;
   return buffer;
 }
 
