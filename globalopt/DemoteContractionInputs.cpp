@@ -22,6 +22,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "globalopt/Passes.h"
+#include "globalopt/PrunedAttributes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -39,15 +40,12 @@ using dispatchlab::DemoteContractionType;
 
 namespace {
 
-/// The attributes the rebuilt op keeps: its discardable ones (IREE's
-/// getPrunedAttributeList; upstream's template is not instantiated here,
-/// see PropagateLinalgTranspose.cpp) and, for a convolution, strides and
-/// dilations other than all ones.
+/// The attributes the rebuilt op keeps: its pruned ones (IREE's
+/// getPrunedAttributeList) and, for a convolution, strides and dilations
+/// other than all ones.
 SmallVector<NamedAttribute> keptAttributes(Operation *op) {
-  SmallVector<NamedAttribute> attrs;
-  for (NamedAttribute attr : op->getDiscardableAttrs())
-    if (attr.getName() != linalg::LinalgDialect::kMemoizedIndexingMapsAttrName)
-      attrs.push_back(attr);
+  SmallVector<NamedAttribute> attrs =
+      dispatchlab::globalopt::prunedAttributes(op);
   if (!isa<linalg::ConvolutionOpInterface>(op))
     return attrs;
   for (StringRef name : {"strides", "dilations"}) {
@@ -82,7 +80,8 @@ Value truncate(OpBuilder &builder, Location loc, Value input, Type type) {
 
 /// IREE's DemoteContractionInputsPattern.
 struct DemoteInputs : OpInterfaceRewritePattern<linalg::LinalgOp> {
-  DemoteInputs(MLIRContext *context, Type narrowType, DemoteContractionOps operation)
+  DemoteInputs(MLIRContext *context, Type narrowType,
+               DemoteContractionOps operation)
       : OpInterfaceRewritePattern(context), narrowType(narrowType),
         operation(operation) {}
 
@@ -102,8 +101,8 @@ struct DemoteInputs : OpInterfaceRewritePattern<linalg::LinalgOp> {
 
     bool matmuls = operation == DemoteContractionOps::All ||
                    operation == DemoteContractionOps::Matmul;
-    bool convs =
-        operation == DemoteContractionOps::All || operation == DemoteContractionOps::Conv;
+    bool convs = operation == DemoteContractionOps::All ||
+                 operation == DemoteContractionOps::Conv;
     Operation *raw = op.getOperation();
     if (matmuls && isPureMatmul(raw))
       return rebuild<linalg::MatmulOp>(op, rewriter);

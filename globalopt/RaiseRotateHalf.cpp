@@ -50,19 +50,25 @@ bool areHalves(tensor::ExtractSliceOp first, tensor::ExtractSliceOp second) {
          sourceType.getDimSize(sourceType.getRank() - 1) == 2 * *half;
 }
 
-/// The source `negated` and `kept` are the rotated halves of: `kept` is the
-/// first half, `negated` negates the second.
-Value matchRotation(Value negated, Value kept, Type resultType) {
+/// The two slices of a rotate-half's source.
+struct Halves {
+  tensor::ExtractSliceOp first;  // kept, at offset zero
+  tensor::ExtractSliceOp second; // negated
+};
+
+/// The halves `negated` and `kept` rotate: `kept` is the first half,
+/// `negated` negates the second.
+FailureOr<Halves> matchRotation(Value negated, Value kept, Type resultType) {
   auto negate = negated.getDefiningOp<linalg::GenericOp>();
   auto first = kept.getDefiningOp<tensor::ExtractSliceOp>();
   if (!negate || !isNegation(negate) || !first)
-    return {};
+    return failure();
   auto second =
       negate.getDpsInputs()[0].getDefiningOp<tensor::ExtractSliceOp>();
   if (!second || !areHalves(first, second) ||
       first.getSource().getType() != resultType)
-    return {};
-  return first.getSource();
+    return failure();
+  return Halves{first, second};
 }
 
 /// The generic of the file comment, writing into `init` (of the source's
@@ -118,19 +124,14 @@ struct RaiseInsertedRotation : OpRewritePattern<tensor::InsertSliceOp> {
     auto first = last.getDest().getDefiningOp<tensor::InsertSliceOp>();
     if (!isOutsideDispatch(last) || !first)
       return failure();
-    Value source =
+    FailureOr<Halves> halves =
         matchRotation(first.getSource(), last.getSource(), first.getType());
-    auto kept = last.getSource().getDefiningOp<tensor::ExtractSliceOp>();
-    auto negatedHalf = source ? first.getSource()
-                                    .getDefiningOp<linalg::GenericOp>()
-                                    .getDpsInputs()[0]
-                                    .getDefiningOp<tensor::ExtractSliceOp>()
-                              : tensor::ExtractSliceOp();
     // The inserts put the halves where the slices took them, swapped.
     auto same = [](OpFoldResult a, OpFoldResult b) { return a == b; };
-    if (!source || !first.isSameAs(kept, same) ||
-        !last.isSameAs(negatedHalf, same))
+    if (failed(halves) || !first.isSameAs(halves->first, same) ||
+        !last.isSameAs(halves->second, same))
       return rewriter.notifyMatchFailure(last, "not a rotate-half");
+    Value source = halves->first.getSource();
     rewriter.replaceOp(
         last, buildRotation(rewriter, last.getLoc(), source, first.getDest()));
     return success();
@@ -148,9 +149,11 @@ struct RaiseConcatenatedRotation : OpRewritePattern<tensor::ConcatOp> {
     if (!isOutsideDispatch(concat) || inputs.size() != 2 ||
         concat.getDim() != concat.getResultType().getRank() - 1)
       return failure();
-    Value source = matchRotation(inputs[0], inputs[1], concat.getType());
-    if (!source)
+    FailureOr<Halves> halves =
+        matchRotation(inputs[0], inputs[1], concat.getType());
+    if (failed(halves))
       return rewriter.notifyMatchFailure(concat, "not a rotate-half");
+    Value source = halves->first.getSource();
     Location loc = concat.getLoc();
     Value init = tensor::EmptyOp::create(
         rewriter, loc, tensor::getMixedSizes(rewriter, loc, source),
