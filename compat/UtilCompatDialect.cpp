@@ -63,6 +63,7 @@ void convertUtilFuncsToFunc(ModuleOp module) {
       func.setArgAttrsAttr(argAttrs);
     if (auto resAttrs = utilFunc.getResAttrsAttr())
       func.setResAttrsAttr(resAttrs);
+    func->setDiscardableAttrs(utilFunc->getDiscardableAttrDictionary());
     func.getBody().takeBody(utilFunc.getBody());
     func.walk([](ReturnOp ret) {
       OpBuilder b(ret);

@@ -25,7 +25,7 @@
 namespace dispatchlab {
 
 /// Rewrites every util.func / util.return in `module` to func.func /
-/// func.return, keeping bodies, names and visibility.
+/// func.return, keeping bodies, names, visibility and attributes.
 void convertUtilFuncsToFunc(mlir::ModuleOp module);
 
 } // namespace dispatchlab

@@ -3,6 +3,7 @@
 #ifndef DISPATCHLAB_GLOBALOPT_PASSES_H
 #define DISPATCHLAB_GLOBALOPT_PASSES_H
 
+#include "compat/UtilCompatDialect.h"
 #include "heuristics/HeuristicOptions.h"
 
 #include "mlir/Interfaces/FunctionInterfaces.h"

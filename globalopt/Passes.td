@@ -268,4 +268,40 @@ def ConvertStridedContractionToContractionPass
                            "::mlir::tensor::TensorDialect"];
 }
 
+def HoistIntoGlobalsPass
+    : Pass<"dispatchlab-hoist-into-globals", "mlir::ModuleOp"> {
+  let summary = "Move work that depends only on weights and constants into "
+                "each host's initializer";
+  let description = [{
+    Mirrors IREE's HoistIntoGlobals with its ConstExprAnalysis and
+    ConstExprHoistingPolicy (Dialect/Util). Roots are constants and the
+    arguments tagged as weights (`dispatchlab.parameter`,
+    `dispatchlab.parameter_result`, `dispatchlab.packed`: IREE's immutable
+    globals); an op is a constant expression when it is effect-free, has
+    results of integer, index or float element types, and reads only
+    constant expressions. Of those, the values that escape (read by an op
+    that is not hoisted, or returned) are hoisted, except roots, non-leaf ops
+    (tensor.empty, fill, reshapes, extract_slice, broadcasts, generics
+    without tensor inputs, extending casts, sub-byte integers, set_encoding)
+    and values more than `max-size-increase-threshold` bytes larger than
+    the roots they come from. Where IREE stores each in a util.global that a
+    util.initializer computes, here the host's weights are its arguments:
+    the hoisted trees are cloned into one private `util.func
+    @<host>_initializer` (tagged `dispatchlab.initializer_of`, each argument
+    with the host argument it binds to) returning the hoisted values, and
+    the host reads each through a new argument tagged `dispatchlab.packed`
+    with its result index, as codegen's weight packing does. DispatchCreation
+    runs on func.func only, so the initializer forms no dispatch (IREE's
+    const-eval computes its initializers at compile time); `run` computes
+    it once before the timed calls.
+  }];
+  let options = [
+    Option<"maxSizeIncreaseThreshold", "max-size-increase-threshold",
+           "int64_t", "1024 * 1024",
+           "Bytes a hoisted value may exceed the roots it is computed from "
+           "by (IREE's --iree-opt-const-expr-max-size-increase-threshold)">
+  ];
+  let dependentDialects = ["::dispatchlab::util::UtilDialect"];
+}
+
 #endif // DISPATCHLAB_GLOBALOPT_PASSES_TD

@@ -8,6 +8,7 @@
 #ifndef DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
 #define DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
 
+#include "globalopt/BitWidthChange.h"
 #include "heuristics/HeuristicOptions.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -18,16 +19,6 @@
 #include <cstdint>
 
 namespace dispatchlab {
-
-/// Mirrors IREE's `LinalgExt::isBitExtendOp`: an all-parallel single-init
-/// generic whose widest max-rank input is narrower than its result, with no
-/// `math` op in the body (dequantization-like).
-bool isBitExtendOp(mlir::Operation *op);
-
-/// Mirrors IREE's `LinalgExt::isBitTruncateOp`: an all-parallel single-init
-/// generic whose result is narrower than its widest max-rank input, with the
-/// result rank equal to that input's rank.
-bool isBitTruncateOp(mlir::Operation *op);
 
 /// Mirrors IREE's `Flow::isCloneableIntoDispatchOp` (RegionOpUtils.cpp): ops
 /// that are duplicated into each consumer dispatch instead of being fused or

@@ -17,7 +17,7 @@ ALLOWED = {
     "results": ["proto", "core/support"],
     "heuristics/options": [],
     "compat": [],
-    "globalopt": ["heuristics/options"],
+    "globalopt": ["heuristics/options", "compat", "core/support"],
     "heuristics": ["heuristics/options", "compat", "globalopt",
                    "core/support"],
     "core/analysis": ["heuristics", "core/support", "proto"],

@@ -3,6 +3,7 @@
 #include "core/analysis/CompileStats.h"
 
 #include "compat/EncodingCompatDialect.h"
+#include "core/support/WeightArguments.h"
 #include "heuristics/OpClassification.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -107,6 +108,13 @@ getNamedDispatchRegions(ModuleOp module) {
     });
   });
   return regions;
+}
+
+bool isInInitializer(Operation *op) {
+  for (; op; op = op->getParentOp())
+    if (op->hasAttr(kInitializerOfAttr))
+      return true;
+  return false;
 }
 
 bool isMetadataOnlyOp(Operation *op) {
@@ -534,7 +542,7 @@ CompileStats computeCompileStats(ModuleOp module) {
   }
 
   module.walk([&](Operation *op) {
-    if (op->getParentOfType<dispatch::RegionOp>())
+    if (op->getParentOfType<dispatch::RegionOp>() || isInInitializer(op))
       return;
     if (isa<linalg::FillOp>(op))
       ++stats.fills;

@@ -162,6 +162,11 @@ inline constexpr llvm::StringLiteral kEncodingDispatchAttr =
 llvm::SmallVector<std::pair<dispatch::RegionOp, std::string>>
 getNamedDispatchRegions(mlir::ModuleOp module);
 
+/// Whether `op` is a host's initializer (HoistIntoGlobals) or inside one:
+/// its work is done once, outside the program IREE counts (const-eval), so
+/// the stats and the graph leave it out.
+bool isInInitializer(mlir::Operation *op);
+
 /// True for reshapes and casts outside dispatches: IREE turns those into
 /// metadata-only flow.tensor.reshape ops that move no data.
 bool isMetadataOnlyOp(mlir::Operation *op);

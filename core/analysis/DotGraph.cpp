@@ -76,7 +76,7 @@ static std::string formatBytes(int64_t bytes) {
 static bool isDrawnOutsideOp(Operation *op) {
   if (isa<dispatch::RegionOp, FunctionOpInterface>(op) ||
       op->hasTrait<OpTrait::ReturnLike>() || isMetadataOnlyOp(op) ||
-      op->getParentOfType<dispatch::RegionOp>())
+      op->getParentOfType<dispatch::RegionOp>() || isInInitializer(op))
     return false;
   if (!llvm::any_of(op->getResultTypes(), llvm::IsaPred<RankedTensorType>))
     return false;
@@ -153,7 +153,7 @@ void DotPrinter::print(ModuleOp module) {
 
   // Nodes first: Graphviz places a node in the first subgraph naming it.
   for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal())
+    if (func.isExternal() || isInInitializer(func))
       continue;
     for (BlockArgument arg : func.getArguments()) {
       if (!isa<RankedTensorType>(arg.getType()))
@@ -196,7 +196,7 @@ void DotPrinter::print(ModuleOp module) {
   for (auto &[op, id] : opNodes)
     printEdges(id, op, op->getOperands());
   for (auto func : module.getOps<FunctionOpInterface>()) {
-    if (func.isExternal())
+    if (func.isExternal() || isInInitializer(func))
       continue;
     Operation *terminator = func.getFunctionBody().back().getTerminator();
     for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {

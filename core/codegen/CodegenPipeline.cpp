@@ -2,6 +2,8 @@
 
 #include "core/codegen/CodegenPipeline.h"
 
+#include "compat/UtilCompatDialect.h"
+
 #include "core/codegen/CodeSize.h"
 #include "core/codegen/HostJit.h"
 #include "core/codegen/HostTaskRuntime.h"
@@ -208,6 +210,10 @@ FailureOr<func::FuncOp> getModelFunction(ModuleOp module) {
 
 LogicalResult readSignature(func::FuncOp host, CompiledModel &compiled) {
   for (BlockArgument argument : host.getArguments()) {
+    // Hoisted values come last; the initializer computes them
+    // (readPackedInputs).
+    if (host.getArgAttr(argument.getArgNumber(), kPackedAttr))
+      break;
     std::string name = "arg" + std::to_string(argument.getArgNumber());
     if (auto nameLoc = dyn_cast<NameLoc>(argument.getLoc()))
       name = nameLoc.getName().str();
@@ -499,6 +505,17 @@ static LogicalResult checkNoCompatOps(ModuleOp module) {
   return failure(result.wasInterrupted());
 }
 
+/// The initializers HoistIntoGlobals made (util.func, so that dispatch
+/// creation left them alone) become the ones weight packing extends and the
+/// runtime calls once before the host.
+static void adoptHoistedInitializers(ModuleOp module) {
+  convertUtilFuncsToFunc(module);
+  for (auto function : module.getOps<func::FuncOp>())
+    if (function->hasAttr(kInitializerOfAttr))
+      function->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                        UnitAttr::get(module.getContext()));
+}
+
 /// The model's function, its signature read into `compiled` and marked for
 /// the C interface; arguments stay read-only (they are the caller's).
 static FailureOr<func::FuncOp> prepareHostFunction(ModuleOp module,
@@ -601,6 +618,7 @@ FailureOr<CompiledModel> compileForHost(ModuleOp module,
 
   CompiledModel compiled;
   compiled.vectorWidth = getHostF32VectorWidth();
+  adoptHoistedInitializers(module);
   if (failed(runPipeline(
           module, getMaterializeEncodingsPipeline(compiled.vectorWidth))) ||
       failed(checkNoCompatOps(module)))

@@ -27,16 +27,6 @@ inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
 inline constexpr llvm::StringLiteral kDispatchFlopsAttr = "dispatchlab.flops";
 inline constexpr llvm::StringLiteral kDispatchBytesAttr = "dispatchlab.bytes";
 
-/// Argument attribute of a model's host function: for a weight in a packed
-/// layout, the result of the initializer (HoistParameterPacking) it binds
-/// to. The weight tags the importer sets are core/support/WeightArguments.h.
-inline constexpr llvm::StringLiteral kPackedAttr = "dispatchlab.packed";
-/// On the initializer: the host it belongs to, and per argument the host
-/// argument (a weight) it is bound to.
-inline constexpr llvm::StringLiteral kInitializerOfAttr =
-    "dispatchlab.initializer_of";
-inline constexpr llvm::StringLiteral kHostArgumentAttr =
-    "dispatchlab.host_argument";
 /// Marks the transposes TransposeWeights creates: tiled on their own, never
 /// fused into a tile loop.
 inline constexpr llvm::StringLiteral kWeightTransposeAttr =

@@ -97,14 +97,35 @@ void buildLateDataTilingStage(OpPassManager &pm) {
   pm.addPass(globalopt::createDataLayoutPropagationPass());
 }
 
+// The end of the prepare stage: the last raising, pads, IREE's
+// FusionPreprocessing.
+void buildFusionPreprocessing(OpPassManager &pm,
+                              const HeuristicOptions &options) {
+  if (options.pipeline == PipelineMode::Iree && options.raiseSpecialOps) {
+    addCleanup(pm);
+    pm.addPass(globalopt::createRaiseSpecialOpsPass());
+  }
+  if (!options.padHandling && !options.fusePadWithProducers) {
+    TensorPadToTensorInsertSlicePassOptions pad;
+    pad.skipOneLinalgUseCase = options.fusePadWithConsumers;
+    pm.addPass(createTensorPadToTensorInsertSlicePass(pad));
+  }
+  addCleanup(pm);
+  pm.addPass(createFusionPreprocessingPass());
+  addCleanup(pm);
+}
+
 // Stand-in for IREE's GlobalOptimization: convert tensor arith to linalg,
 // generalize IREE's list of named ops and fold unit-extent dims, in its order.
 // pipeline=iree runs the steps of buildGlobalOptStage first, those of
-// buildLateGlobalOptStage after the fold, and raises special ops once more,
+// buildLateGlobalOptStage after the fold, then const-expr hoisting (a module
+// pass: it adds each host's initializer) and raises special ops once more,
 // as IREE's pipeline does at its end. The late data-tiling route runs where
-// IREE runs it, after those.
-void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
+// IREE runs it, before the hoisting.
+void buildPrepareStage(OpPassManager &modulePm,
+                       const HeuristicOptions &options) {
   bool iree = options.pipeline == PipelineMode::Iree;
+  OpPassManager &pm = modulePm.nest<func::FuncOp>();
   if (iree)
     buildGlobalOptStage(pm, options);
   if (options.generalizeNamedOps)
@@ -117,18 +138,13 @@ void buildPrepareStage(OpPassManager &pm, const HeuristicOptions &options) {
     buildLateGlobalOptStage(pm, options);
   if (options.dataTiling == DataTilingMode::Late)
     buildLateDataTilingStage(pm);
-  if (iree && options.raiseSpecialOps) {
+  if (iree && options.constExprHoisting) {
     addCleanup(pm);
-    pm.addPass(globalopt::createRaiseSpecialOpsPass());
+    globalopt::HoistIntoGlobalsPassOptions hoist;
+    hoist.maxSizeIncreaseThreshold = options.constExprMaxSizeIncrease;
+    modulePm.addPass(globalopt::createHoistIntoGlobalsPass(hoist));
   }
-  if (!options.padHandling && !options.fusePadWithProducers) {
-    TensorPadToTensorInsertSlicePassOptions pad;
-    pad.skipOneLinalgUseCase = options.fusePadWithConsumers;
-    pm.addPass(createTensorPadToTensorInsertSlicePass(pad));
-  }
-  addCleanup(pm);
-  pm.addPass(createFusionPreprocessingPass());
-  addCleanup(pm);
+  buildFusionPreprocessing(modulePm.nest<func::FuncOp>(), options);
 }
 
 void addElementwiseFusion(OpPassManager &pm, const HeuristicOptions &options) {
@@ -189,9 +205,12 @@ void buildFormStage(OpPassManager &pm, const HeuristicOptions &options) {
     pm.addPass(createFormCopyDispatchesPass());
 }
 
+// Of the functions dispatch creation runs on: not the hoisted initializers
+// (util.func), whose work IREE's const-eval removes.
 int64_t countGenerics(ModuleOp module) {
   int64_t count = 0;
-  module.walk([&](linalg::GenericOp) { ++count; });
+  for (auto function : module.getOps<func::FuncOp>())
+    function.walk([&](linalg::GenericOp) { ++count; });
   return count;
 }
 
@@ -222,25 +241,24 @@ void buildDispatchCreationStage(OpPassManager &pm, DispatchCreationStage stage,
     if (full)
       buildPrepareStage(pm, options);
     else if (options.dataTiling == DataTilingMode::Late)
-      buildLateDataTilingStage(pm);
+      buildLateDataTilingStage(pm.nest<func::FuncOp>());
     return;
   case DispatchCreationStage::Fuse:
     if (full)
-      buildFuseStage(pm, options);
+      buildFuseStage(pm.nest<func::FuncOp>(), options);
     return;
   case DispatchCreationStage::Form:
-    buildFormStage(pm, options);
+    buildFormStage(pm.nest<func::FuncOp>(), options);
     return;
   }
 }
 
 void buildDispatchCreationPipeline(OpPassManager &pm,
                                    const HeuristicOptions &options) {
-  OpPassManager &functions = pm.nest<func::FuncOp>();
   for (DispatchCreationStage stage :
        {DispatchCreationStage::Prepare, DispatchCreationStage::Fuse,
         DispatchCreationStage::Form})
-    buildDispatchCreationStage(functions, stage, options);
+    buildDispatchCreationStage(pm, stage, options);
 }
 
 void registerDispatchCreationPipeline() {
@@ -265,7 +283,7 @@ runDispatchCreation(ModuleOp module, const HeuristicOptions &options) {
   auto timed = [&](DispatchCreationStage stage, double &seconds) {
     auto start = std::chrono::steady_clock::now();
     PassManager pm(module.getContext());
-    buildDispatchCreationStage(pm.nest<func::FuncOp>(), stage, options);
+    buildDispatchCreationStage(pm, stage, options);
     LogicalResult status = pm.run(module);
     seconds = secondsSince(start);
     return status;

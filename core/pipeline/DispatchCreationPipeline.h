@@ -23,8 +23,10 @@ enum class DispatchCreationStage {
 };
 
 /// Adds the passes of one stage that `options` select to `pm`, a pass
-/// manager on functions (IREE's DispatchCreation pipeline, reduced to the
-/// steps that change the dispatch count).
+/// manager on the module; the passes run on its func.func ops, but for
+/// const-expr hoisting, which adds each host's initializer (IREE's
+/// DispatchCreation pipeline, reduced to the steps that change the dispatch
+/// count).
 void buildDispatchCreationStage(mlir::OpPassManager &pm,
                                 DispatchCreationStage stage,
                                 const HeuristicOptions &options);

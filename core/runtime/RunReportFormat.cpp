@@ -158,7 +158,7 @@ void printSummary(const RunOptions &options, const RunReport &report,
      << " from files, " << llvm::count(inputs.sources, InputSource::Parameter)
      << " model weights)";
   if (packed)
-    os << llvm::formatv("; the initializer packs {0} weight(s) in {1:F1} ms",
+    os << llvm::formatv("; the initializer computes {0} weight(s) in {1:F1} ms",
                         packed, measurement.initializerSeconds * 1e3);
   os << "\n";
   for (const DispatchTemporaries &temporaries : model.temporaries)

@@ -24,6 +24,16 @@ inline constexpr llvm::StringLiteral kParameterResultAttr =
 inline constexpr llvm::StringLiteral kParametersOfAttr =
     "dispatchlab.parameters_of";
 
+/// The host's initializer (codegen's ParameterInitializer.h, and
+/// HoistIntoGlobals before dispatch creation): on it, the host it belongs to;
+/// on each of its arguments, the host argument (a weight) bound to it; on a
+/// host argument computed by it, the initializer result it binds to.
+inline constexpr llvm::StringLiteral kInitializerOfAttr =
+    "dispatchlab.initializer_of";
+inline constexpr llvm::StringLiteral kHostArgumentAttr =
+    "dispatchlab.host_argument";
+inline constexpr llvm::StringLiteral kPackedAttr = "dispatchlab.packed";
+
 } // namespace dispatchlab
 
 #endif // DISPATCHLAB_CORE_SUPPORT_WEIGHTARGUMENTS_H

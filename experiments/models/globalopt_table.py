@@ -40,6 +40,9 @@ VARIANTS = (
      ["--pipeline=iree", "--strided-contraction-to-contraction=false"]),
     ("demote-contraction-inputs-operations=all", ["--pipeline=iree", "--demote-contraction-inputs-operations=all"]),
     ("quantized-matmul-reassociation=true", ["--pipeline=iree", "--quantized-matmul-reassociation=true"]),
+    ("const-expr-hoisting=false", ["--pipeline=iree", "--const-expr-hoisting=false"]),
+    ("demote=all, hoisting=false", ["--pipeline=iree", "--demote-contraction-inputs-operations=all",
+                                     "--const-expr-hoisting=false"]),
 )
 
 
