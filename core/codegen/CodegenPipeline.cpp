@@ -163,6 +163,8 @@ LogicalResult runPipeline(ModuleOp module, StringRef pipeline) {
 std::optional<ElementType> getElementType(Type type) {
   if (type.isF16())
     return ElementType::F16;
+  if (type.isBF16())
+    return ElementType::BF16;
   if (type.isF32())
     return ElementType::F32;
   if (type.isF64())
@@ -186,9 +188,9 @@ FailureOr<TensorSignature> getSignature(Type type, std::string name,
                           << "; run supports statically shaped tensors only";
   std::optional<ElementType> element = getElementType(tensor.getElementType());
   if (!element)
-    return emitError(loc) << "'" << name << "' has element type "
-                          << tensor.getElementType()
-                          << "; run supports f16, f32, f64, i1, i8, i32, i64";
+    return emitError(loc)
+           << "'" << name << "' has element type " << tensor.getElementType()
+           << "; run supports f16, bf16, f32, f64, i1, i8, i32, i64";
   TensorSignature signature;
   signature.name = std::move(name);
   signature.type = *element;

@@ -2,10 +2,12 @@
 
 #include "core/codegen/Passes.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 namespace dispatchlab {
@@ -18,11 +20,44 @@ using namespace mlir;
 namespace dispatchlab {
 namespace {
 
+/// A contraction of narrower floats into a wider accumulator (f16 or bf16
+/// inputs summed in f32: demoted contraction inputs) extends its inputs
+/// first. Upstream's outer-product lowering takes one element type and left
+/// batch contractions of that kind unlowered.
+struct ExtendContractionInputs : OpRewritePattern<vector::ContractionOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(vector::ContractionOp op,
+                                PatternRewriter &rewriter) const override {
+    auto accType = dyn_cast<FloatType>(getElementTypeOrSelf(op.getAccType()));
+    if (!accType)
+      return failure();
+    auto extend = [&](Value input) -> Value {
+      auto type = cast<VectorType>(input.getType());
+      auto element = dyn_cast<FloatType>(type.getElementType());
+      if (!element || element.getWidth() >= accType.getWidth())
+        return input;
+      return arith::ExtFOp::create(rewriter, op.getLoc(), type.clone(accType),
+                                   input);
+    };
+    Value lhs = extend(op.getLhs());
+    Value rhs = extend(op.getRhs());
+    if (lhs == op.getLhs() && rhs == op.getRhs())
+      return failure();
+    rewriter.modifyOpInPlace(op, [&] {
+      op.getLhsMutable().assign(lhs);
+      op.getRhsMutable().assign(rhs);
+    });
+    return success();
+  }
+};
+
 struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
 
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
+    patterns.add<ExtendContractionInputs>(&getContext(), /*benefit=*/2);
     vector::populateVectorToVectorCanonicalizationPatterns(patterns);
     vector::populateVectorContractLoweringPatterns(
         patterns, vector::VectorContractLowering::OuterProduct);

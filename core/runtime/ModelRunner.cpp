@@ -41,9 +41,9 @@ std::string describe(ElementType type, const std::vector<int64_t> &shape) {
 static HostArray makeRandom(const TensorSignature &input, uint64_t seed) {
   HostArray array(input.type, input.shape);
   std::mt19937_64 engine(seed);
-  bool isFloat = input.type == ElementType::F16 ||
-                 input.type == ElementType::F32 ||
-                 input.type == ElementType::F64;
+  bool isFloat =
+      input.type == ElementType::F16 || input.type == ElementType::BF16 ||
+      input.type == ElementType::F32 || input.type == ElementType::F64;
   for (int64_t i = 0, e = array.numElements(); i < e; ++i) {
     uint64_t bits = engine();
     array.setDouble(i, isFloat ? double(bits >> 11) * 0x1.0p-52 - 1.0
@@ -242,8 +242,8 @@ llvm::Error invokeModel(const CompiledModel &model,
 }
 
 static bool isFloatType(ElementType type) {
-  return type == ElementType::F16 || type == ElementType::F32 ||
-         type == ElementType::F64;
+  return type == ElementType::F16 || type == ElementType::BF16 ||
+         type == ElementType::F32 || type == ElementType::F64;
 }
 
 Difference compareArrays(const HostArray &actual, const HostArray &reference) {

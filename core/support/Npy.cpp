@@ -22,6 +22,9 @@ struct TypeInfo {
 };
 constexpr TypeInfo kTypes[] = {
     {ElementType::F16, "<f2", "float16", 2},
+    // numpy has no bfloat16: arrays of ml_dtypes' bfloat16 save as 2-byte
+    // voids, which is how ours are written and read back.
+    {ElementType::BF16, "<V2", "bfloat16", 2},
     {ElementType::F32, "<f4", "float32", 4},
     {ElementType::F64, "<f8", "float64", 8},
     {ElementType::I8, "|i1", "int8", 1},
@@ -90,6 +93,12 @@ double HostArray::getDouble(int64_t i) const {
     return llvm::APFloat(llvm::APFloat::IEEEhalf(), llvm::APInt(16, bits))
         .convertToDouble();
   }
+  case ElementType::BF16: {
+    uint16_t bits;
+    std::memcpy(&bits, p, 2);
+    return llvm::APFloat(llvm::APFloat::BFloat(), llvm::APInt(16, bits))
+        .convertToDouble();
+  }
   case ElementType::F32: {
     float value;
     std::memcpy(&value, p, 4);
@@ -121,12 +130,14 @@ double HostArray::getDouble(int64_t i) const {
 void HostArray::setDouble(int64_t i, double value) {
   uint8_t *p = data.data() + i * getElementBytes(type);
   switch (type) {
-  case ElementType::F16: {
-    llvm::APFloat half(value);
+  case ElementType::F16:
+  case ElementType::BF16: {
+    llvm::APFloat narrow(value);
     bool losesInfo;
-    half.convert(llvm::APFloat::IEEEhalf(), llvm::APFloat::rmNearestTiesToEven,
-                 &losesInfo);
-    uint16_t bits = half.bitcastToAPInt().getZExtValue();
+    narrow.convert(type == ElementType::F16 ? llvm::APFloat::IEEEhalf()
+                                            : llvm::APFloat::BFloat(),
+                   llvm::APFloat::rmNearestTiesToEven, &losesInfo);
+    uint16_t bits = narrow.bitcastToAPInt().getZExtValue();
     std::memcpy(p, &bits, 2);
     return;
   }
@@ -204,7 +215,8 @@ llvm::Expected<const TypeInfo *> parseDescr(llvm::StringRef descr) {
   if (!info)
     return llvm::createStringError(
         "unsupported dtype '" + descrText +
-        "' (expected little-endian f2, f4, f8, i1, i4, i8 or b1)");
+        "' (expected little-endian f2, f4, f8, i1, i4, i8, b1, or V2 for "
+        "bfloat16)");
   return info;
 }
 

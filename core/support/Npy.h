@@ -20,7 +20,7 @@
 
 namespace dispatchlab {
 
-enum class ElementType { F16, F32, F64, I8, I32, I64, Bool };
+enum class ElementType { F16, BF16, F32, F64, I8, I32, I64, Bool };
 
 /// Bytes one element occupies in memory (bool: one byte, as numpy and MLIR's
 /// memref lowering store it).

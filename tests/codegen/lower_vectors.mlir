@@ -14,3 +14,19 @@ func.func @transpose_16x16(%v: vector<16x16xf32>) -> vector<16x16xf32> {
   %t = vector.transpose %v, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
   return %t : vector<16x16xf32>
 }
+
+// A batch contraction of f16 inputs into an f32 accumulator (demoted
+// contraction inputs) extends its inputs, then lowers to f32 FMAs; upstream's
+// outer-product lowering alone left it as it was.
+// W16-LABEL: func.func @mixed_precision_batch_contract
+// W16-DAG:     arith.extf {{.+}} : vector<1x1x16xf16> to vector<1x1x16xf32>
+// W16-DAG:     arith.extf {{.+}} : vector<1x16x32xf16> to vector<1x16x32xf32>
+// W16:         vector.fma {{.+}} : vector<32xf32>
+// W16-NOT:     vector.contract
+#lhs = affine_map<(b, m, n, k) -> (b, m, k)>
+#rhs = affine_map<(b, m, n, k) -> (b, k, n)>
+#acc = affine_map<(b, m, n, k) -> (b, m, n)>
+func.func @mixed_precision_batch_contract(%a: vector<1x1x16xf16>, %b: vector<1x16x32xf16>, %c: vector<1x1x32xf32>) -> vector<1x1x32xf32> {
+  %r = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<1x1x16xf16>, vector<1x16x32xf16> into vector<1x1x32xf32>
+  return %r : vector<1x1x32xf32>
+}

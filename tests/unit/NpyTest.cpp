@@ -42,8 +42,9 @@ std::string errorOf(llvm::Expected<HostArray> &result) {
 
 TEST_F(NpyTest, RoundTripsEveryType) {
   for (ElementType type :
-       {ElementType::F16, ElementType::F32, ElementType::F64, ElementType::I8,
-        ElementType::I32, ElementType::I64, ElementType::Bool}) {
+       {ElementType::F16, ElementType::BF16, ElementType::F32, ElementType::F64,
+        ElementType::I8, ElementType::I32, ElementType::I64,
+        ElementType::Bool}) {
     HostArray array(type, {2, 3});
     for (int64_t i = 0; i < 6; ++i)
       array.setDouble(i, type == ElementType::Bool ? i % 2 : i - 2);
@@ -54,6 +55,17 @@ TEST_F(NpyTest, RoundTripsEveryType) {
     EXPECT_EQ(read->shape, (std::vector<int64_t>{2, 3}));
     EXPECT_EQ(read->data, array.data) << getElementTypeName(type).str();
   }
+}
+
+TEST_F(NpyTest, ConvertsBFloat16) {
+  HostArray narrow(ElementType::BF16, {2});
+  narrow.setDouble(0, 1.5);
+  narrow.setDouble(1, 3.0e38); // beyond f16, within bf16's f32 exponent
+  EXPECT_EQ(narrow.getDouble(0), 1.5);
+  EXPECT_NEAR(narrow.getDouble(1), 3.0e38, 3.0e38 / 128);
+  // 1.5 in bfloat16 is 0x3fc0 (f32's upper half), stored little-endian.
+  EXPECT_EQ(narrow.data[0], 0xc0);
+  EXPECT_EQ(narrow.data[1], 0x3f);
 }
 
 TEST_F(NpyTest, ConvertsHalfAndFloat) {
