@@ -28,6 +28,67 @@ void UtilDialect::initialize() {
       >();
 }
 
+// IREE's spelling: `util.global [private] [mutable] @name [{attrs}]
+// (= value [: type] | : type)`; a typed value gives the type.
+ParseResult GlobalOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  StringRef visibility;
+  if (succeeded(parser.parseOptionalKeyword(&visibility,
+                                            {"private", "public", "nested"})))
+    result.addAttribute(getSymVisibilityAttrName(result.name),
+                        builder.getStringAttr(visibility));
+  if (succeeded(parser.parseOptionalKeyword("mutable")))
+    result.addAttribute(getIsMutableAttrName(result.name),
+                        builder.getUnitAttr());
+  StringAttr name;
+  if (parser.parseSymbolName(name, getSymNameAttrName(result.name),
+                             result.attributes) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Type type;
+  if (succeeded(parser.parseOptionalEqual())) {
+    Attribute value;
+    if (parser.parseAttribute(value))
+      return failure();
+    result.addAttribute(getInitialValueAttrName(result.name), value);
+    if (succeeded(parser.parseOptionalColon())) {
+      if (parser.parseType(type))
+        return failure();
+    } else if (auto typed = dyn_cast<TypedAttr>(value)) {
+      type = typed.getType();
+    } else {
+      return parser.emitError(parser.getCurrentLocation(),
+                              "expected ':' and the global's type");
+    }
+  } else if (parser.parseColonType(type)) {
+    return failure();
+  }
+  result.addAttribute(getTypeAttrName(result.name), TypeAttr::get(type));
+  return success();
+}
+
+void GlobalOp::print(OpAsmPrinter &printer) {
+  if (StringAttr visibility = getSymVisibilityAttr())
+    printer << ' ' << visibility.getValue();
+  if (getIsMutable())
+    printer << " mutable";
+  printer << ' ';
+  printer.printSymbolName(getSymName());
+  printer.printOptionalAttrDict(
+      (*this)->getAttrs(),
+      {getSymVisibilityAttrName(), getSymNameAttrName(), getTypeAttrName(),
+       getIsMutableAttrName(), getInitialValueAttrName()});
+  if (Attribute value = getInitialValueAttr()) {
+    printer << " = ";
+    printer.printAttribute(value);
+    auto typed = dyn_cast<TypedAttr>(value);
+    if (!typed || typed.getType() != getType())
+      printer << " : " << getType();
+    return;
+  }
+  printer << " : " << getType();
+}
+
 ParseResult FuncOp::parse(OpAsmParser &parser, OperationState &result) {
   auto buildFuncType =
       [](Builder &builder, ArrayRef<Type> argTypes, ArrayRef<Type> results,

@@ -2,6 +2,8 @@
 //
 // Just enough of IREE's `util` dialect to read IREE-style inputs verbatim:
 // `util.func` and `util.return` (the model loader rewrites them to `func`),
+// immutable `util.global`s and their `util.global.load`s (the loader
+// rewrites them to constants and weight arguments), `#util.byte_pattern`,
 // `util.optimization_barrier` and `#util.preprocessing_pipeline`.
 //
 //===----------------------------------------------------------------------===//
@@ -10,6 +12,7 @@
 #define DISPATCHLAB_COMPAT_UTILCOMPATDIALECT_TD
 
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/IR/SymbolInterfaces.td"
 include "mlir/Interfaces/CallInterfaces.td"
@@ -33,6 +36,36 @@ def Util_PreprocessingPipelineAttr
   let summary = "A textual pass pipeline to run before dispatch creation";
   let parameters = (ins StringRefParameter<>:$pipeline);
   let assemblyFormat = "`<` $pipeline `>`";
+}
+
+// The placeholder contents IREE's tests give a weight (every byte N).
+def Util_BytePatternAttr
+    : AttrDef<Util_Dialect, "BytePattern", [TypedAttrInterface]> {
+  let mnemonic = "byte_pattern";
+  let summary = "A global's contents: every byte the given value";
+  let parameters = (ins AttributeSelfTypeParameter<"">:$type,
+                        "int64_t":$pattern);
+  let assemblyFormat = "`<` $pattern `>`";
+}
+
+// A model's weight or constant as IREE holds it: `util.global private @w =
+// dense<...> : tensor<...>`, or without a value (a parameter).
+def Util_GlobalOp : Op<Util_Dialect, "global", [Symbol]> {
+  let summary = "A module-level value (IREE's weights and constants)";
+  let arguments = (ins OptionalAttr<StrAttr>:$sym_visibility,
+                       SymbolNameAttr:$sym_name,
+                       TypeAttr:$type,
+                       UnitAttr:$is_mutable,
+                       OptionalAttr<AnyAttr>:$initial_value);
+  let hasCustomAssemblyFormat = 1;
+}
+
+def Util_GlobalLoadOp : Op<Util_Dialect, "global.load"> {
+  let summary = "Reads a util.global";
+  let arguments = (ins FlatSymbolRefAttr:$global, UnitAttr:$is_immutable);
+  let results = (outs AnyType:$result);
+  let assemblyFormat =
+      "(`immutable` $is_immutable^)? $global attr-dict `:` type($result)";
 }
 
 // AffineScope as IREE's: its arguments are affine symbols, so canonicalized

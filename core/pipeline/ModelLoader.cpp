@@ -4,6 +4,7 @@
 
 #include "compat/UtilCompatDialect.h"
 #include "core/onnx/OnnxModelFile.h"
+#include "core/pipeline/ConvertUtilGlobals.h"
 #include "core/pipeline/Passes.h"
 #include "core/support/InputFile.h"
 #include "heuristics/OpClassification.h"
@@ -110,6 +111,8 @@ OwningOpRef<ModuleOp> loadMlirModel(StringRef path, MLIRContext &context,
   context.getOrLoadDialect<func::FuncDialect>();
   warnOfPreprocessingPipelines(*module);
   convertUtilFuncsToFunc(*module);
+  if (failed(convertUtilGlobals(*module)))
+    return nullptr;
   // Also verifies the module, whether or not it holds a pre-formed region.
   PassManager preformed(&context);
   preformed.addPass(createConvertPreformedRegionsPass());

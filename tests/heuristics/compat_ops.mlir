@@ -134,3 +134,26 @@ util.func public @preprocessing() attributes {
     preprocessing_pipeline = #util.preprocessing_pipeline<"iree-preprocessing-make-single-dispatch">} {
   util.return
 }
+
+// -----
+
+// IREE's globals: a weight given as a byte pattern (with IREE's inlining
+// hint), a constant, a value-less parameter, a mutable one, and loads of
+// them (the loader rewrites them before dispatch creation:
+// tests/core/run_util_globals.mlir).
+// CHECK: util.global private @pattern {noinline} = #util.byte_pattern<1> : tensor<4x2xf32>
+// CHECK: util.global private @constant = dense<{{.+}}> : tensor<2xf32>
+// CHECK: util.global public @parameter : tensor<2xf32>
+// CHECK: util.global private mutable @state : tensor<2xf32>
+// CHECK-LABEL: util.func public @global_loads
+//       CHECK:   util.global.load immutable @pattern : tensor<4x2xf32>
+//       CHECK:   util.global.load @constant : tensor<2xf32>
+util.global private @pattern {noinline} = #util.byte_pattern<1> : tensor<4x2xf32>
+util.global private @constant = dense<[1.0, 2.0]> : tensor<2xf32>
+util.global public @parameter : tensor<2xf32>
+util.global private mutable @state : tensor<2xf32>
+util.func public @global_loads() -> (tensor<4x2xf32>, tensor<2xf32>) {
+  %0 = util.global.load immutable @pattern : tensor<4x2xf32>
+  %1 = util.global.load @constant : tensor<2xf32>
+  util.return %0, %1 : tensor<4x2xf32>, tensor<2xf32>
+}

@@ -1,0 +1,77 @@
+//===- ConvertUtilGlobals.cpp - IREE's weights as ours --------------------===//
+//
+// IREE holds a model's weights and constants in util.globals; the model
+// loader gives them the form the ONNX importer gives weights, so that
+// formation, const-expr hoisting and `run` treat both alike.
+//
+//===----------------------------------------------------------------------===//
+
+#include "core/pipeline/ConvertUtilGlobals.h"
+
+#include "compat/UtilCompatDialect.h"
+#include "core/support/WeightArguments.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+using namespace mlir;
+
+namespace dispatchlab {
+
+using util::GlobalLoadOp;
+using util::GlobalOp;
+
+namespace {
+/// The value a load of `global` reads in `function`: its constant, or the
+/// function's argument for it (added on first use, tagged as the weight
+/// named after the global).
+Value getGlobalValue(func::FuncOp function, GlobalOp global,
+                     GlobalLoadOp load) {
+  auto value = dyn_cast_or_null<ElementsAttr>(global.getInitialValueAttr());
+  if (value && value.getType() == load.getType()) {
+    OpBuilder builder(load);
+    return arith::ConstantOp::create(builder, load.getLoc(), value);
+  }
+  unsigned count = function.getNumArguments();
+  for (unsigned index = 0; index < count; ++index)
+    if (auto tag = function.getArgAttrOfType<StringAttr>(index, kParameterAttr))
+      if (tag.getValue() == global.getSymName() &&
+          function.getArgument(index).getType() == load.getType())
+        return function.getArgument(index);
+  Builder builder(function);
+  (void)function.insertArgument(
+      count, load.getType(),
+      builder.getDictionaryAttr(builder.getNamedAttr(
+          kParameterAttr, builder.getStringAttr(global.getSymName()))),
+      global.getLoc());
+  return function.getArgument(count);
+}
+} // namespace
+
+LogicalResult convertUtilGlobals(ModuleOp module) {
+  SmallVector<GlobalOp> globals(module.getOps<GlobalOp>());
+  for (GlobalOp global : globals)
+    if (global.getIsMutable())
+      return emitError(global.getLoc(), "mutable util.global @")
+             << global.getSymName()
+             << " is not supported: dispatchlab reads immutable weights and "
+                "constants only";
+  SmallVector<GlobalLoadOp> loads;
+  module.walk([&](GlobalLoadOp load) { loads.push_back(load); });
+  for (GlobalLoadOp load : loads) {
+    auto global = SymbolTable::lookupNearestSymbolFrom<GlobalOp>(
+        load, load.getGlobalAttr());
+    auto function = load->getParentOfType<func::FuncOp>();
+    if (!global || !function)
+      return emitError(load.getLoc(), "util.global.load of ")
+             << load.getGlobalAttr()
+             << ": no such util.global, or not inside a function";
+    load.replaceAllUsesWith(getGlobalValue(function, global, load));
+    load.erase();
+  }
+  for (GlobalOp global : globals)
+    global.erase();
+  return success();
+}
+
+} // namespace dispatchlab
