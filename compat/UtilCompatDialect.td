@@ -2,8 +2,9 @@
 //
 // Just enough of IREE's `util` dialect to read IREE-style inputs verbatim:
 // `util.func` and `util.return` (the model loader rewrites them to `func`),
-// immutable `util.global`s and their `util.global.load`s (the loader
-// rewrites them to constants and weight arguments), `#util.byte_pattern`,
+// immutable `util.global`s, their `util.global.load`s and the
+// `util.initializer`s that store them (the loader rewrites them to
+// constants, weight arguments and code in the functions), `#util.byte_pattern`,
 // `util.optimization_barrier` and `#util.preprocessing_pipeline`.
 //
 //===----------------------------------------------------------------------===//
@@ -93,9 +94,26 @@ def Util_FuncOp : Op<Util_Dialect, "func", [
   }];
 }
 
+// IREE's initializer of globals: runs once before any function, storing
+// the values it computes (after HoistIntoGlobals, a model's weight-only
+// work). The loader moves its computation back into the functions that
+// load what it stores.
+def Util_InitializerOp : Op<Util_Dialect, "initializer", [
+    IsolatedFromAbove, SingleBlock]> {
+  let summary = "Computes globals once, before any function";
+  let regions = (region SizedRegion<1>:$body);
+  let assemblyFormat = "attr-dict-with-keyword $body";
+}
+
+def Util_GlobalStoreOp : Op<Util_Dialect, "global.store"> {
+  let summary = "Writes a util.global (in an initializer)";
+  let arguments = (ins AnyType:$value, FlatSymbolRefAttr:$global);
+  let assemblyFormat = "$value `,` $global attr-dict `:` type($value)";
+}
+
 def Util_ReturnOp : Op<Util_Dialect, "return", [
-    Pure, HasParent<"FuncOp">, ReturnLike, Terminator]> {
-  let summary = "Returns from a util.func";
+    Pure, ParentOneOf<["FuncOp", "InitializerOp"]>, ReturnLike, Terminator]> {
+  let summary = "Returns from a util.func or util.initializer";
   let arguments = (ins Variadic<AnyType>:$operands);
   let assemblyFormat = "attr-dict ($operands^ `:` type($operands))?";
 }

@@ -13,6 +13,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/IRMapping.h"
 
 using namespace mlir;
 
@@ -20,6 +21,8 @@ namespace dispatchlab {
 
 using util::GlobalLoadOp;
 using util::GlobalOp;
+using util::GlobalStoreOp;
+using util::InitializerOp;
 
 namespace {
 /// The value a load of `global` reads in `function`: its constant, or the
@@ -48,7 +51,64 @@ Value getGlobalValue(func::FuncOp function, GlobalOp global,
 }
 } // namespace
 
+namespace {
+/// Clones `initializer`'s computation to the start of `function`; returns
+/// the mapping of its values to the clones.
+IRMapping cloneInitializer(InitializerOp initializer, func::FuncOp function) {
+  IRMapping mapping;
+  OpBuilder builder = OpBuilder::atBlockBegin(&function.front());
+  for (Operation &op : initializer.getBody().front())
+    if (!isa<GlobalStoreOp, util::ReturnOp>(op))
+      builder.clone(op, mapping);
+  return mapping;
+}
+
+/// IREE's initializers (HoistIntoGlobals' output) run their computation in
+/// each function that loads what they store, before that function's own
+/// ops: the program as it was before the hoisting, which `--pipeline=iree`
+/// hoists again. An initializer loading another's global gets it the same
+/// way, in later rounds.
+LogicalResult inlineInitializers(ModuleOp module) {
+  llvm::StringMap<std::pair<InitializerOp, Value>> stored;
+  SmallVector<InitializerOp> initializers(module.getOps<InitializerOp>());
+  for (InitializerOp initializer : initializers)
+    for (auto store : initializer.getBody().front().getOps<GlobalStoreOp>())
+      stored[store.getGlobal()] = {initializer, store.getValue()};
+  for (size_t round = 0; round <= initializers.size(); ++round) {
+    SmallVector<GlobalLoadOp> loads;
+    module.walk([&](GlobalLoadOp load) {
+      if (stored.contains(load.getGlobal()) &&
+          !load->getParentOfType<InitializerOp>())
+        loads.push_back(load);
+    });
+    if (loads.empty()) {
+      for (InitializerOp initializer : initializers)
+        initializer.erase();
+      return success();
+    }
+    DenseMap<std::pair<Operation *, Operation *>, IRMapping> clones;
+    for (GlobalLoadOp load : loads) {
+      auto function = load->getParentOfType<func::FuncOp>();
+      if (!function)
+        return emitError(load.getLoc(), "util.global.load of ")
+               << load.getGlobalAttr() << " outside a function";
+      auto [initializer, value] = stored.lookup(load.getGlobal());
+      auto key =
+          std::make_pair(function.getOperation(), initializer.getOperation());
+      if (!clones.contains(key))
+        clones[key] = cloneInitializer(initializer, function);
+      load.replaceAllUsesWith(clones[key].lookup(value));
+      load.erase();
+    }
+  }
+  return emitError(initializers.front().getLoc(),
+                   "util.initializers that read their own globals");
+}
+} // namespace
+
 LogicalResult convertUtilGlobals(ModuleOp module) {
+  if (failed(inlineInitializers(module)))
+    return failure();
   SmallVector<GlobalOp> globals(module.getOps<GlobalOp>());
   for (GlobalOp global : globals)
     if (global.getIsMutable())

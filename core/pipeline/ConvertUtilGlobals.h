@@ -7,12 +7,14 @@
 
 namespace dispatchlab {
 
-/// Rewrites IREE's immutable globals to ours: each util.global.load of a
+/// Rewrites IREE's immutable globals to ours. A global a util.initializer
+/// stores is computed again in each function that loads it (the
+/// initializer's ops cloned at the function's start). Any other load of a
 /// global holding elements becomes a constant of them; of any other (no
-/// value, a byte pattern, a parameter reference), an argument of its
-/// function tagged `dispatchlab.parameter` with the global's name, the form
-/// the ONNX importer gives weights. Then the globals go. A mutable global,
-/// or a load of a missing one, is an error at it.
+/// value, a byte pattern), an argument of its function tagged
+/// `dispatchlab.parameter` with the global's name, the form the ONNX
+/// importer gives weights. Then the globals and initializers go. A mutable
+/// global, or a load of a missing one, is an error at it.
 mlir::LogicalResult convertUtilGlobals(mlir::ModuleOp module);
 
 } // namespace dispatchlab

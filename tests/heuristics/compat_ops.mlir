@@ -157,3 +157,20 @@ util.func public @global_loads() -> (tensor<4x2xf32>, tensor<2xf32>) {
   %1 = util.global.load @constant : tensor<2xf32>
   util.return %0, %1 : tensor<4x2xf32>, tensor<2xf32>
 }
+
+// -----
+
+// An initializer storing a global it computes from another (IREE's
+// HoistIntoGlobals output).
+// CHECK:      util.initializer {
+// CHECK-NEXT:   %[[W:.+]] = util.global.load immutable @source : tensor<2xf32>
+// CHECK-NEXT:   util.global.store %[[W]], @hoisted : tensor<2xf32>
+// CHECK-NEXT:   util.return
+// CHECK-NEXT: }
+util.global private @source : tensor<2xf32>
+util.global private @hoisted : tensor<2xf32>
+util.initializer {
+  %0 = util.global.load immutable @source : tensor<2xf32>
+  util.global.store %0, @hoisted : tensor<2xf32>
+  util.return
+}
