@@ -6,6 +6,7 @@
 #include "compat/UtilCompatDialect.h"
 #include "core/support/WeightArguments.h"
 #include "globalopt/BitWidthChange.h"
+#include "globalopt/ModelWeights.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -30,12 +31,11 @@ bool isLegalType(Type type) {
   return type.isIntOrIndexOrFloat();
 }
 
-/// The host's weights stand for IREE's immutable globals.
+/// The host's weights stand for IREE's immutable globals: the importer's,
+/// and the values an earlier hoisting computed (packed).
 bool isWeightArgument(func::FuncOp function, BlockArgument argument) {
-  unsigned index = argument.getArgNumber();
-  return function.getArgAttr(index, kParameterAttr) ||
-         function.getArgAttr(index, kParameterResultAttr) ||
-         function.getArgAttr(index, kPackedAttr);
+  return isParameter(argument) ||
+         function.getArgAttr(argument.getArgNumber(), kPackedAttr);
 }
 
 /// IREE's isEligibleConstExpr with the HoistableOpInterface models of

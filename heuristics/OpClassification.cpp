@@ -4,7 +4,6 @@
 
 #include "compat/EncodingCompatDialect.h"
 #include "compat/LinalgExtCompatDialect.h"
-#include "core/support/WeightArguments.h"
 #include "heuristics/DispatchDialect.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
@@ -169,18 +168,6 @@ bool isDataTilingCandidate(Operation *op) {
       (dims->m.empty() && dims->n.empty()))
     return false;
   return hasMatmulLikeBody(linalgOp);
-}
-
-bool isParameter(Value value) {
-  auto argument = dyn_cast<BlockArgument>(value);
-  if (!argument)
-    return false;
-  auto function = dyn_cast<func::FuncOp>(argument.getOwner()->getParentOp());
-  if (!function)
-    return false;
-  unsigned index = argument.getArgNumber();
-  return function.getArgAttr(index, kParameterAttr) ||
-         function.getArgAttr(index, kParameterResultAttr);
 }
 
 bool isWeightPack(Operation *op) {

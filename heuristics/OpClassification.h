@@ -9,6 +9,7 @@
 #define DISPATCHLAB_HEURISTICS_OPCLASSIFICATION_H
 
 #include "globalopt/BitWidthChange.h"
+#include "globalopt/ModelWeights.h"
 #include "heuristics/HeuristicOptions.h"
 
 #include "mlir/Dialect/Utils/StructuredOpsUtils.h"
@@ -32,10 +33,6 @@ bool isCloneableIntoDispatchOp(mlir::Operation *op,
 /// N and K loop, an M or N loop and a K loop, and a matmul-like body. Both
 /// data-tiling routes encode exactly these.
 bool isDataTilingCandidate(mlir::Operation *op);
-
-/// Whether `value` is an argument of a function holding a weight of the
-/// model (tagged by the importer, core/support/WeightArguments.h).
-bool isParameter(mlir::Value value);
 
 /// A linalg.pack of a weight. IREE const-evaluates it into a global
 /// (HoistIntoGlobals, after the late data-tiling route), so it forms no
