@@ -7,7 +7,9 @@
 #include "core/codegen/CodeSize.h"
 #include "core/codegen/HostJit.h"
 #include "core/codegen/HostTaskRuntime.h"
+#include "core/codegen/ModuleParts.h"
 #include "core/codegen/ParameterInitializer.h"
+#include "core/codegen/PartCompiler.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/TransientMemory.h"
 #include "core/support/ContentCache.h"
@@ -24,7 +26,6 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/ExecutionEngine/ExecutionEngine.h"
-#include "mlir/ExecutionEngine/OptUtils.h"
 #include "mlir/InitAllDialects.h"
 #include "mlir/InitAllExtensions.h"
 #include "mlir/InitAllPasses.h"
@@ -34,10 +35,6 @@
 #include "mlir/Target/LLVMIR/Export.h"
 #include "llvm/ADT/ScopeExit.h"
 #include "llvm/ADT/StringExtras.h"
-#include "llvm/Bitcode/BitcodeWriter.h"
-#include "llvm/Config/llvm-config.h"
-#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
-#include "llvm/Support/TargetSelect.h"
 
 #include <chrono>
 
@@ -59,7 +56,6 @@ constexpr const char *kWidenFloatsPipeline =
 /// tiled for vectors of `vectorWidth` f32, fused and vectorized, with
 /// accumulators hoisted out of reduction loops so they stay in registers.
 /// The cache directory's subdirectory of compiled objects.
-constexpr llvm::StringLiteral kObjectCacheKind = "object";
 /// Aggregated ops (linalg.softmax) are decomposed once outlined: neither
 /// tiling nor the scalar loops handle them.
 /// The packs materialization left between dispatches run first where IREE
@@ -323,91 +319,44 @@ std::string getEnabledFeatures(StringRef features) {
   return llvm::join(enabled, ",");
 }
 
-/// The key of `module`'s object: its LLVM IR before optimization, the
-/// target it is compiled for, and the LLVM that optimizes and compiles it.
-std::string getObjectKey(const llvm::Module &module,
-                         const llvm::TargetMachine &machine) {
-  std::string bitcode;
-  llvm::raw_string_ostream os(bitcode);
-  llvm::WriteBitcodeToFile(module, os);
-  return CacheKey()
-      .add("format", kObjectCacheKind)
-      .add("version", uint64_t(1))
-      .add("llvm", LLVM_VERSION_STRING)
-      .add("triple", machine.getTargetTriple().str())
-      .add("cpu", machine.getTargetCPU())
-      .add("features", machine.getTargetFeatureString())
-      .add("opt", "O3 aggressive")
-      .add("module", bitcode)
-      .str();
+/// The names of `module`'s dispatch functions (after lowering to LLVM).
+std::vector<std::string> getDispatchNames(ModuleOp module) {
+  std::vector<std::string> names;
+  for (auto function : module.getOps<LLVM::LLVMFuncOp>())
+    if (function->hasAttr(kDispatchFunctionAttr) && !function.isExternal())
+      names.push_back(function.getName().str());
+  return names;
 }
 
-/// `module`'s object read from the cache, or nothing (a damaged entry is
-/// a miss, with a warning).
-std::unique_ptr<llvm::MemoryBuffer>
-lookupObject(ModuleOp module, ContentCache &cache, StringRef key) {
-  llvm::Expected<std::optional<std::string>> entry =
-      cache.lookup(kObjectCacheKind, key);
-  if (!entry) {
-    module.emitWarning(llvm::toString(entry.takeError()));
-    return nullptr;
-  }
-  if (!*entry)
-    return nullptr;
-  return llvm::MemoryBuffer::getMemBufferCopy(**entry, key);
-}
-
-/// `llvmModule` optimized (-O3) and compiled, or its object from the
-/// options' cache.
-FailureOr<std::unique_ptr<llvm::MemoryBuffer>>
-getObject(ModuleOp module, llvm::Module &llvmModule,
-          llvm::TargetMachine &machine, const CodegenOptions &options,
-          CompiledModel &compiled) {
+/// Machine code for `llvmModule`, one object per part (ModuleParts.h), each
+/// compiled or read from the options' cache.
+FailureOr<std::vector<std::unique_ptr<llvm::MemoryBuffer>>>
+getObjects(ModuleOp module, llvm::Module &llvmModule,
+           const CodegenOptions &options, CompiledModel &compiled) {
+  std::vector<std::string> entries;
+  if (!compiled.initializerSymbol.empty())
+    entries.push_back(getPackedEntryPoint(compiled.initializerSymbol));
+  llvm::Expected<std::vector<std::string>> parts =
+      splitIntoParts(llvmModule, getDispatchNames(module), entries);
+  if (parts)
+    for (auto &p : *parts)
+      if (!parts)
+        return module.emitError("JIT compilation failed: ")
+               << llvm::toString(parts.takeError());
   std::optional<ContentCache> cache;
-  std::string key;
-  if (!options.objectCacheDirectory.empty()) {
+  if (!options.objectCacheDirectory.empty())
     cache.emplace(options.objectCacheDirectory, options.objectCacheMaxBytes);
-    key = getObjectKey(llvmModule, machine);
-    std::unique_ptr<llvm::MemoryBuffer> object =
-        lookupObject(module, *cache, key);
-    compiled.objectCacheHit = object != nullptr;
-    if (object)
-      return std::move(object);
-  }
-  auto optimize = makeOptimizingTransformer(/*optLevel=*/3,
-                                            /*sizeLevel=*/0, &machine);
-  if (llvm::Error error = optimize(&llvmModule))
+  llvm::Expected<CompiledParts> objects =
+      compileParts(*parts, cache ? &*cache : nullptr);
+  if (!objects)
     return module.emitError("JIT compilation failed: ")
-           << llvm::toString(std::move(error));
-  llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>> object =
-      compileObject(llvmModule, machine);
-  if (!object)
-    return module.emitError("JIT compilation failed: ")
-           << llvm::toString(object.takeError());
+           << llvm::toString(objects.takeError());
+  for (const std::string &warning : objects->warnings)
+    module.emitWarning(warning);
+  compiled.codeObjects = parts->size();
   if (cache)
-    if (llvm::Error error =
-            cache->store(kObjectCacheKind, key, (*object)->getBuffer()))
-      module.emitWarning("cannot cache the compiled object: ")
-          << llvm::toString(std::move(error));
-  return std::move(*object);
-}
-
-/// The host's target machine, at the JIT's optimization level. detectHost
-/// takes the CPU name and features from llvm::sys, so the code uses every
-/// vector extension of this machine.
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostMachine() {
-  static bool initialized = [] {
-    llvm::InitializeNativeTarget();
-    llvm::InitializeNativeTargetAsmPrinter();
-    return true;
-  }();
-  (void)initialized;
-  llvm::Expected<llvm::orc::JITTargetMachineBuilder> builder =
-      llvm::orc::JITTargetMachineBuilder::detectHost();
-  if (!builder)
-    return builder.takeError();
-  builder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
-  return builder->createTargetMachine();
+    compiled.objectCacheHits = objects->cacheHits;
+  return std::move(objects->objects);
 }
 
 /// `module` in LLVM IR for `machine`, exporting only the packed wrappers of
@@ -457,25 +406,25 @@ createEngine(ModuleOp module, const CodegenOptions &options,
   compiled.targetFeatures =
       getEnabledFeatures((*machine)->getTargetFeatureString());
 
-  std::unique_ptr<llvm::MemoryBuffer> object;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects;
   {
     llvm::LLVMContext context;
     FailureOr<std::unique_ptr<llvm::Module>> llvmModule =
         translateForHost(module, context, **machine, compiled);
     if (failed(llvmModule))
       return failure();
-    FailureOr<std::unique_ptr<llvm::MemoryBuffer>> compiledObject =
-        getObject(module, **llvmModule, **machine, options, compiled);
-    if (failed(compiledObject))
+    FailureOr<std::vector<std::unique_ptr<llvm::MemoryBuffer>>> compiledParts =
+        getObjects(module, **llvmModule, options, compiled);
+    if (failed(compiledParts))
       return failure();
-    object = std::move(*compiledObject);
+    objects = std::move(*compiledParts);
   }
   // memref.copy of strided views calls memrefCopy from the C runner utils.
   std::string runtime =
       std::string(DISPATCHLAB_MLIR_RUNTIME_DIR) + "/libmlir_c_runner_utils.so";
   SmallVector<StringRef> libraries = {runtime};
   llvm::Expected<std::unique_ptr<HostJit>> engine =
-      HostJit::create(std::move(object), libraries, symbols);
+      HostJit::create(std::move(objects), libraries, symbols);
   if (!engine)
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(engine.takeError());
@@ -591,11 +540,15 @@ static LogicalResult jitCompile(ModuleOp module, const CodegenOptions &options,
     return failure();
   compiled.engine = std::move(*engine);
   compiled.jitSeconds = secondsSince(start);
-  llvm::Expected<int64_t> codeSize =
-      measureObjectCodeSize(compiled.engine->getObject());
-  if (!codeSize)
-    return module.emitError(llvm::toString(codeSize.takeError()));
-  compiled.codeSizeBytes = *codeSize;
+  compiled.codeSizeBytes = 0;
+  for (const std::unique_ptr<llvm::MemoryBuffer> &object :
+       compiled.engine->getObjects()) {
+    llvm::Expected<int64_t> codeSize =
+        measureObjectCodeSize(object->getMemBufferRef());
+    if (!codeSize)
+      return module.emitError(llvm::toString(codeSize.takeError()));
+    compiled.codeSizeBytes += *codeSize;
+  }
   return success();
 }
 

@@ -2,8 +2,9 @@
 //
 // Turns a module after dispatch formation into code for the host CPU: each
 // dispatch.region is outlined into its own function, bufferized, lowered to
-// the LLVM dialect, compiled (-O3, host CPU and features) into one object,
-// or that object taken from a cache, and linked into the process (HostJit);
+// the LLVM dialect, compiled (-O3, host CPU and features) into one object per
+// dispatch and one for the host, each compiled in parallel or taken from a
+// cache, and linked into the process (HostJit);
 // its entry point is the model's host function.
 //
 //===----------------------------------------------------------------------===//
@@ -90,9 +91,12 @@ struct CompiledModel {
   /// f32 lanes per vector the tiles were sized for: the host's widest
   /// (getHostF32VectorWidth).
   int64_t vectorWidth = 0;
-  /// Whether CodegenOptions::objectCacheDirectory held the object; none
+  /// Objects the machine code was compiled into: one per distinct dispatch
+  /// and the host's (ModuleParts.h).
+  int64_t codeObjects = 0;
+  /// How many of them CodegenOptions::objectCacheDirectory held; none
   /// without a cache.
-  std::optional<bool> objectCacheHit;
+  std::optional<int64_t> objectCacheHits;
   /// With CodegenOptions::profileDispatches: the dispatch each hook index
   /// stands for (the callee before deduplication), in program order.
   std::vector<std::string> profiledDispatches;

@@ -80,6 +80,10 @@ void addPackedWrapper(llvm::Function &function) {
 }
 } // namespace
 
+std::string getPackedEntryPoint(llvm::StringRef entry) {
+  return (kPackedPrefix + entry).str();
+}
+
 llvm::Error exportPackedEntryPoints(llvm::Module &module,
                                     llvm::ArrayRef<llvm::StringRef> entries) {
   llvm::StringSet<> exported;
@@ -133,7 +137,7 @@ llvm::Error HostJit::loadLibraries(llvm::ArrayRef<llvm::StringRef> libraries,
 }
 
 llvm::Expected<std::unique_ptr<HostJit>>
-HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
+HostJit::create(std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects,
                 llvm::ArrayRef<llvm::StringRef> libraries,
                 llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols) {
   std::unique_ptr<HostJit> host(new HostJit);
@@ -179,14 +183,16 @@ HostJit::create(std::unique_ptr<llvm::MemoryBuffer> object,
   if (!process)
     return process.takeError();
   main.addGenerator(std::move(*process));
-  host->objectCopy = llvm::MemoryBuffer::getMemBufferCopy(
-      object->getBuffer(), object->getBufferIdentifier());
   for (llvm::StringRef path : libraries)
     host->libraryPaths.push_back(path.str());
   for (auto [name, address] : symbols)
     host->extraSymbols.emplace_back(name.str(), address);
-  if (llvm::Error error = host->jit->addObjectFile(std::move(object)))
-    return std::move(error);
+  for (std::unique_ptr<llvm::MemoryBuffer> &object : objects) {
+    host->objectCopies.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        object->getBuffer(), object->getBufferIdentifier()));
+    if (llvm::Error error = host->jit->addObjectFile(std::move(object)))
+      return std::move(error);
+  }
   return std::move(host);
 }
 
@@ -196,9 +202,11 @@ llvm::Expected<std::unique_ptr<HostJit>> HostJit::relink() const {
   llvm::SmallVector<std::pair<llvm::StringRef, void *>> symbols;
   for (const auto &[name, address] : extraSymbols)
     symbols.emplace_back(name, address);
-  return create(llvm::MemoryBuffer::getMemBufferCopy(
-                    objectCopy->getBuffer(), objectCopy->getBufferIdentifier()),
-                libraries, symbols);
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects;
+  for (const std::unique_ptr<llvm::MemoryBuffer> &object : objectCopies)
+    objects.push_back(llvm::MemoryBuffer::getMemBufferCopy(
+        object->getBuffer(), object->getBufferIdentifier()));
+  return create(std::move(objects), libraries, symbols);
 }
 
 HostJit::~HostJit() {

@@ -1,11 +1,11 @@
 //===- HostJit.h - a compiled model's object, linked in process -*- C++ -*-===//
 //
-// The machine code of a model is compiled eagerly into one relocatable
-// object (compileObject) and then linked into this process with ORC
-// (HostJit). Having the object in hand, rather than letting the JIT compile
-// at the first lookup as mlir::ExecutionEngine does, lets the run time the
-// compile, measure the code and keep the object in a cache keyed by its
-// input.
+// The machine code of a model is compiled eagerly into relocatable objects
+// (compileObject; one per part, ModuleParts.h) and then linked into this
+// process with ORC (HostJit). Having the objects in hand, rather than letting
+// the JIT compile at the first lookup as mlir::ExecutionEngine does, lets the
+// run time the compile, measure the code and keep the objects in a cache
+// keyed by their input.
 //
 //===----------------------------------------------------------------------===//
 
@@ -38,29 +38,33 @@ namespace dispatchlab {
 llvm::Error exportPackedEntryPoints(llvm::Module &module,
                                     llvm::ArrayRef<llvm::StringRef> entries);
 
+/// The name of the wrapper exportPackedEntryPoints adds for `entry`.
+std::string getPackedEntryPoint(llvm::StringRef entry);
+
 /// Machine code for `module` (already optimized) as an object file.
 llvm::Expected<std::unique_ptr<llvm::MemoryBuffer>>
 compileObject(llvm::Module &module, llvm::TargetMachine &machine);
 
 class HostJit {
 public:
-  /// Links `object`. Its undefined symbols resolve to `symbols`, to what the
-  /// runtime `libraries` export through mlir::ExecutionEngine's init hook
-  /// (kLibraryInitFnName), and to anything visible in the process (the
-  /// libraries without that hook are loaded into it).
+  /// Links `objects`. Their undefined symbols resolve to each other's, to
+  /// `symbols`, to what the runtime `libraries` export through
+  /// mlir::ExecutionEngine's init hook (kLibraryInitFnName), and to anything
+  /// visible in the process (the libraries without that hook are loaded
+  /// into it).
   static llvm::Expected<std::unique_ptr<HostJit>>
-  create(std::unique_ptr<llvm::MemoryBuffer> object,
+  create(std::vector<std::unique_ptr<llvm::MemoryBuffer>> objects,
          llvm::ArrayRef<llvm::StringRef> libraries,
          llvm::ArrayRef<std::pair<llvm::StringRef, void *>> symbols);
   ~HostJit();
 
   /// The wrapper addPackedWrappers made for function `name`.
   llvm::Expected<void (*)(void **)> lookupPacked(llvm::StringRef name) const;
-  /// The object that was linked (for its code size).
-  llvm::MemoryBufferRef getObject() const {
-    return objectCopy->getMemBufferRef();
+  /// The objects that were linked (for their code size).
+  llvm::ArrayRef<std::unique_ptr<llvm::MemoryBuffer>> getObjects() const {
+    return objectCopies;
   }
-  /// The same object linked again, with the same libraries and symbols, at
+  /// The same objects linked again, with the same libraries and symbols, at
   /// other addresses: a second copy of the code without compiling it again.
   llvm::Expected<std::unique_ptr<HostJit>> relink() const;
 
@@ -70,7 +74,7 @@ private:
                             llvm::orc::SymbolMap &exported);
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
-  std::unique_ptr<llvm::MemoryBuffer> objectCopy;
+  std::vector<std::unique_ptr<llvm::MemoryBuffer>> objectCopies;
   /// What create() was given, for relink().
   std::vector<std::string> libraryPaths;
   std::vector<std::pair<std::string, void *>> extraSymbols;

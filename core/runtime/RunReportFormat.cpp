@@ -134,8 +134,8 @@ void printSummary(const RunOptions &options, const RunReport &report,
                       model.jitSeconds);
   if (!options.cacheDirectory.empty())
     os << "Cache: reference " << stringify(report.referenceCache) << ", code "
-       << (report.variant.model.objectCacheHit.value_or(false) ? "hit" : "miss")
-       << " (" << options.cacheDirectory << ")\n";
+       << model.objectCacheHits.value_or(0) << " of " << model.codeObjects
+       << " objects (" << options.cacheDirectory << ")\n";
   // Microseconds: small models take well under one.
   os << llvm::formatv("Latency (us, {0} runs): median {1:f2}  mean {2:f2}  "
                       "stddev {3:f2}  cv {4:f3}  min {5:f2}\n",
@@ -207,6 +207,11 @@ void setCache(const RunOptions &options, const RunReport &report,
   record.set_reference(stringify(report.referenceCache).str());
   if (!options.cacheDirectory.empty())
     record.set_directory(options.cacheDirectory);
+  const CompiledModel &model = report.variant.model;
+  if (model.objectCacheHits) {
+    record.set_code_objects(model.codeObjects);
+    record.set_code_object_hits(*model.objectCacheHits);
+  }
 }
 
 void setPhases(const RunReport &report, results::RunResult &record) {

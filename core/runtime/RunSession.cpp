@@ -440,8 +440,11 @@ llvm::Expected<RunReport> prepareRun(const RunOptions &options,
 }
 
 CacheUse codeCacheUse(const RunReport &report) {
-  std::optional<bool> hit = report.variant.model.objectCacheHit;
-  return !hit ? CacheUse::Off : (*hit ? CacheUse::Hit : CacheUse::Miss);
+  const CompiledModel &model = report.variant.model;
+  if (!model.objectCacheHits)
+    return CacheUse::Off;
+  return *model.objectCacheHits == model.codeObjects ? CacheUse::Hit
+                                                     : CacheUse::Miss;
 }
 
 llvm::StringRef stringify(CacheUse use) {
