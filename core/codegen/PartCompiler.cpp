@@ -76,6 +76,23 @@ std::vector<size_t> lookupParts(llvm::ArrayRef<std::string> keys,
   return misses;
 }
 
+/// Stores the objects at `indices`, then evicts once.
+void storeParts(llvm::ArrayRef<std::string> keys,
+                llvm::ArrayRef<size_t> indices, ContentCache &cache,
+                CompiledParts &compiled) {
+  auto warn = [&](llvm::Error error) {
+    compiled.warnings.push_back("cannot cache a compiled object: " +
+                                llvm::toString(std::move(error)));
+  };
+  for (size_t i : indices)
+    if (llvm::Error error = cache.insert(kObjectCacheKind, keys[i],
+                                         compiled.objects[i]->getBuffer()))
+      warn(std::move(error));
+  if (!indices.empty())
+    if (llvm::Error error = cache.evict())
+      warn(std::move(error));
+}
+
 /// Compiles the parts at `indices` into `compiled`, largest first so that
 /// the last to finish is a small one.
 llvm::Error compileInParallel(llvm::ArrayRef<std::string> parts,
@@ -141,11 +158,7 @@ llvm::Expected<CompiledParts> compileParts(llvm::ArrayRef<std::string> parts,
   if (llvm::Error error = compileInParallel(parts, misses, compiled))
     return std::move(error);
   if (cache)
-    for (size_t i : misses)
-      if (llvm::Error error = cache->store(kObjectCacheKind, keys[i],
-                                           compiled.objects[i]->getBuffer()))
-        compiled.warnings.push_back("cannot cache a compiled object: " +
-                                    llvm::toString(std::move(error)));
+    storeParts(keys, misses, *cache, compiled);
   return std::move(compiled);
 }
 

@@ -130,6 +130,13 @@ ContentCache::lookup(llvm::StringRef kind, llvm::StringRef key) {
 
 llvm::Error ContentCache::store(llvm::StringRef kind, llvm::StringRef key,
                                 llvm::StringRef payload) {
+  if (llvm::Error error = insert(kind, key, payload))
+    return error;
+  return evict();
+}
+
+llvm::Error ContentCache::insert(llvm::StringRef kind, llvm::StringRef key,
+                                 llvm::StringRef payload) {
   std::string path = getPath(kind, key);
   llvm::StringRef parent = llvm::sys::path::parent_path(path);
   if (std::error_code ec = fs::create_directories(parent))
@@ -155,7 +162,7 @@ llvm::Error ContentCache::store(llvm::StringRef kind, llvm::StringRef key,
     (void)fs::remove(temporary);
     return fileError(path, ec);
   }
-  return evict();
+  return llvm::Error::success();
 }
 
 llvm::Error ContentCache::evict() {

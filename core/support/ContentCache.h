@@ -52,6 +52,10 @@ public:
   /// or loses whole), then evicts down to the size bound.
   llvm::Error store(llvm::StringRef kind, llvm::StringRef key,
                     llvm::StringRef payload);
+  /// store() without evicting: for a batch of entries (a model's objects),
+  /// each eviction reading the whole directory; evict() after the batch.
+  llvm::Error insert(llvm::StringRef kind, llvm::StringRef key,
+                     llvm::StringRef payload);
   /// Removes the least recently used entries until the directory holds at
   /// most `maxBytes`, and temporary files abandoned by a crashed writer.
   llvm::Error evict();

@@ -128,6 +128,22 @@ TEST_F(ContentCacheTest, EvictsLeastRecentlyUsedPastTheBound) {
   EXPECT_EQ(lookupText(bounded, "used"), payload);
 }
 
+TEST_F(ContentCacheTest, InsertLeavesEvictionToTheNextStore) {
+  std::string payload(1000, 'p');
+  // Room for one entry.
+  ContentCache bounded(directory.str().str(), 1500);
+  ASSERT_FALSE(bool(bounded.insert("kind", "a", payload)));
+  ASSERT_FALSE(bool(bounded.insert("kind", "b", payload)));
+  EXPECT_EQ(lookupText(bounded, "a"), payload);
+  EXPECT_EQ(lookupText(bounded, "b"), payload);
+  setAge("kind/a", std::chrono::seconds(300));
+  setAge("kind/b", std::chrono::seconds(200));
+  ASSERT_FALSE(bool(bounded.store("kind", "c", payload)));
+  EXPECT_EQ(lookupText(bounded, "a"), "<none>");
+  EXPECT_EQ(lookupText(bounded, "b"), "<none>");
+  EXPECT_EQ(lookupText(bounded, "c"), payload);
+}
+
 TEST_F(ContentCacheTest, RemovesAbandonedTemporaryFiles) {
   ContentCache cache(directory.str().str(), 0);
   ASSERT_FALSE(bool(cache.store("kind", "k", "x")));
