@@ -338,11 +338,9 @@ getObjects(ModuleOp module, llvm::Module &llvmModule,
     entries.push_back(getPackedEntryPoint(compiled.initializerSymbol));
   llvm::Expected<std::vector<std::string>> parts =
       splitIntoParts(llvmModule, getDispatchNames(module), entries);
-  if (parts)
-    for (auto &p : *parts)
-      if (!parts)
-        return module.emitError("JIT compilation failed: ")
-               << llvm::toString(parts.takeError());
+  if (!parts)
+    return module.emitError("JIT compilation failed: ")
+           << llvm::toString(parts.takeError());
   std::optional<ContentCache> cache;
   if (!options.objectCacheDirectory.empty())
     cache.emplace(options.objectCacheDirectory, options.objectCacheMaxBytes);
