@@ -332,7 +332,8 @@ std::vector<std::string> getDispatchNames(ModuleOp module) {
 /// compiled or read from the options' cache.
 FailureOr<std::vector<std::unique_ptr<llvm::MemoryBuffer>>>
 getObjects(ModuleOp module, llvm::Module &llvmModule,
-           const CodegenOptions &options, CompiledModel &compiled) {
+           const llvm::TargetMachine &machine, const CodegenOptions &options,
+           CompiledModel &compiled) {
   std::vector<std::string> entries;
   if (!compiled.initializerSymbol.empty())
     entries.push_back(getPackedEntryPoint(compiled.initializerSymbol));
@@ -345,7 +346,7 @@ getObjects(ModuleOp module, llvm::Module &llvmModule,
   if (!options.objectCacheDirectory.empty())
     cache.emplace(options.objectCacheDirectory, options.objectCacheMaxBytes);
   llvm::Expected<CompiledParts> objects =
-      compileParts(*parts, cache ? &*cache : nullptr);
+      compileParts(*parts, machine, cache ? &*cache : nullptr);
   if (!objects)
     return module.emitError("JIT compilation failed: ")
            << llvm::toString(objects.takeError());
@@ -412,7 +413,7 @@ createEngine(ModuleOp module, const CodegenOptions &options,
     if (failed(llvmModule))
       return failure();
     FailureOr<std::vector<std::unique_ptr<llvm::MemoryBuffer>>> compiledParts =
-        getObjects(module, **llvmModule, options, compiled);
+        getObjects(module, **llvmModule, **machine, options, compiled);
     if (failed(compiledParts))
       return failure();
     objects = std::move(*compiledParts);

@@ -52,7 +52,7 @@ struct DispatchTemporaries {
 };
 
 struct CompiledModel {
-  /// Shared so that a copy can link the same object again (HostJit::relink)
+  /// Shared so that a copy can link the same objects again (HostJit::relink)
   /// and keep every other field: PairedComparison's A/A copy.
   std::shared_ptr<HostJit> engine;
   /// Symbol to pass to ExecutionEngine::invokePacked: the C interface of the

@@ -138,18 +138,15 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostMachine() {
 }
 
 llvm::Expected<CompiledParts> compileParts(llvm::ArrayRef<std::string> parts,
+                                           const llvm::TargetMachine &machine,
                                            ContentCache *cache) {
   CompiledParts compiled;
   compiled.objects.resize(parts.size());
   std::vector<std::string> keys;
   std::vector<size_t> misses;
   if (cache) {
-    llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
-        createHostMachine();
-    if (!machine)
-      return machine.takeError();
     for (const std::string &part : parts)
-      keys.push_back(getObjectKey(part, **machine));
+      keys.push_back(getObjectKey(part, machine));
     misses = lookupParts(keys, *cache, compiled);
   } else {
     for (size_t i = 0, e = parts.size(); i < e; ++i)

@@ -37,10 +37,12 @@ struct CompiledParts {
   std::vector<std::string> warnings;
 };
 
-/// Machine code for `parts` (bitcode, not yet optimized), each looked up in
-/// `cache` first when there is one and stored there once compiled. An entry's
-/// key is the part's bitcode, the target and the LLVM version.
+/// Machine code for `parts` (bitcode, not yet optimized, for `machine`:
+/// createHostMachine's), each looked up in `cache` first when there is one
+/// and stored there once compiled. An entry's key is the part's bitcode,
+/// `machine`'s target and the LLVM version.
 llvm::Expected<CompiledParts> compileParts(llvm::ArrayRef<std::string> parts,
+                                           const llvm::TargetMachine &machine,
                                            ContentCache *cache);
 
 } // namespace dispatchlab

@@ -195,7 +195,11 @@ TEST_F(ModulePartsTest, ADispatchLosesTheArgumentsItDoesNotUse) {
 
 TEST_F(ModulePartsTest, ThePartsLinkAndRunAsTheModule) {
   std::vector<std::string> parts = splitModel();
-  llvm::Expected<CompiledParts> compiled = compileParts(parts, nullptr);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createHostMachine();
+  ASSERT_TRUE(bool(machine)) << llvm::toString(machine.takeError());
+  llvm::Expected<CompiledParts> compiled =
+      compileParts(parts, **machine, nullptr);
   ASSERT_TRUE(bool(compiled)) << llvm::toString(compiled.takeError());
   EXPECT_EQ(compiled->cacheHits, 0);
   llvm::Expected<std::unique_ptr<HostJit>> jit =
@@ -223,14 +227,18 @@ TEST_F(ModulePartsTest, AnotherModelReusesTheCachedPartsItShares) {
       llvm::sys::fs::createUniqueDirectory("dispatchlab-parts", directory));
   ContentCache cache(directory.str().str(), /*maxBytes=*/0);
   std::vector<std::string> parts = splitModel();
-  llvm::Expected<CompiledParts> first = compileParts(parts, &cache);
+  llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine =
+      createHostMachine();
+  ASSERT_TRUE(bool(machine)) << llvm::toString(machine.takeError());
+  llvm::Expected<CompiledParts> first = compileParts(parts, **machine, &cache);
   ASSERT_TRUE(bool(first)) << llvm::toString(first.takeError());
   EXPECT_EQ(first->cacheHits, 0);
   std::unique_ptr<llvm::Module> other = parse(kOtherModel);
   llvm::Expected<std::vector<std::string>> otherParts =
       splitIntoParts(*other, {"forward_dispatch_7", "forward_dispatch_8"}, {});
   ASSERT_TRUE(bool(otherParts));
-  llvm::Expected<CompiledParts> second = compileParts(*otherParts, &cache);
+  llvm::Expected<CompiledParts> second =
+      compileParts(*otherParts, **machine, &cache);
   ASSERT_TRUE(bool(second)) << llvm::toString(second.takeError());
   // The shared dispatch only; its object is the one compiled first.
   EXPECT_EQ(second->cacheHits, 1);
