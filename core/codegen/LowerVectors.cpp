@@ -73,6 +73,12 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    // A transfer whose rows are narrower than a register (an interleaving
+    // copy's 16x3 tile) over contiguous memory becomes one 1-D transfer:
+    // whole vector stores instead of a 3-float store per row (IREE's
+    // LLVMCPU vector-shape optimization flattens up to the native vector
+    // width likewise).
+    vector::populateFlattenVectorTransferPatterns(patterns, vectorWidth * 32);
     // Transcendentals LLVM has no vector code for (it would call libm once
     // per lane) become polynomials in vector arithmetic, as IREE's CPU
     // backend does.

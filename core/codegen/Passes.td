@@ -426,7 +426,10 @@ def TileAndFuseDispatchesPass
     loop (a global pool over channels-last pixels) takes tiles of 8 pixels
     and up to 512 channels and steps through its rows in memory order, 2 x
     `vector-width` channels at a time, adding whole vectors into the tile's
-    sums. One read through a
+    sums. A copy interleaving planes into its output's innermost dim,
+    narrower than a vector (an NCHW image's 3 channels into NHWC), takes
+    tiles of all the planes by `vector-width` along its input's innermost
+    dim, 1 elsewhere. One read through a
     broadcast, window or padding, whose tiles would overlap, gets a tile loop
     of its own instead. Results from sibling ops (consumers of shared
     producers, as --horizontal-contractions forms) get one tile loop each,
@@ -519,7 +522,8 @@ def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
     bufferization: contractions to outer products and FMAs, multi-reductions
     to element-wise ops across the parallel dims, transposes and broadcasts to element-wise
     inserts, transfer permutation maps to minor-identity transfers plus
-    broadcasts/transposes, and erf, tanh, exp
+    broadcasts/transposes, transfers of rows no wider than a vector
+    register over contiguous memory to one 1-D transfer, and erf, tanh, exp
     and log (f32) to polynomial approximations in vector arithmetic. convert-vector-to-scf then unrolls the n-D
     transfers to 1-D ones.
   }];
@@ -530,7 +534,8 @@ def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
   ];
   let dependentDialects = ["mlir::vector::VectorDialect",
                            "mlir::arith::ArithDialect",
-                           "mlir::math::MathDialect"];
+                           "mlir::math::MathDialect",
+                           "mlir::memref::MemRefDialect"];
 }
 
 #endif // DISPATCHLAB_CORE_CODEGEN_PASSES_TD

@@ -19,8 +19,8 @@ func.func @transpose_16x16(%v: vector<16x16xf32>) -> vector<16x16xf32> {
 // contraction inputs) extends its inputs, then lowers to f32 FMAs; upstream's
 // outer-product lowering alone left it as it was.
 // W16-LABEL: func.func @mixed_precision_batch_contract
-// W16-DAG:     arith.extf {{.+}} : vector<1x1x16xf16> to vector<1x1x16xf32>
-// W16-DAG:     arith.extf {{.+}} : vector<1x16x32xf16> to vector<1x16x32xf32>
+// W16-DAG:     arith.extf {{.+}} : vector<16xf16> to vector<16xf32>
+// W16-DAG:     arith.extf {{.+}} : vector<16x32xf16> to vector<16x32xf32>
 // W16:         vector.fma {{.+}} : vector<32xf32>
 // W16-NOT:     vector.contract
 #lhs = affine_map<(b, m, n, k) -> (b, m, k)>
@@ -29,4 +29,18 @@ func.func @transpose_16x16(%v: vector<16x16xf32>) -> vector<16x16xf32> {
 func.func @mixed_precision_batch_contract(%a: vector<1x1x16xf16>, %b: vector<1x16x32xf16>, %c: vector<1x1x32xf32>) -> vector<1x1x32xf32> {
   %r = vector.contract {indexing_maps = [#lhs, #rhs, #acc], iterator_types = ["parallel", "parallel", "parallel", "reduction"], kind = #vector.kind<add>} %a, %b, %c : vector<1x1x16xf16>, vector<1x16x32xf16> into vector<1x1x32xf32>
   return %r : vector<1x1x32xf32>
+}
+
+// A transfer of rows narrower than a register over contiguous memory (an
+// interleaving copy's 16 pixels x 3 channels) becomes one transfer of 48
+// floats instead of 16 of 3; over rows that are not contiguous it stays.
+// W16-LABEL: func.func @flatten_narrow_rows
+// W16:         %[[FLAT:.+]] = memref.collapse_shape %{{.+}} {{\[}}[0, 1]] : memref<16x3xf32> into memref<48xf32>
+// W16:         vector.transfer_write %{{.+}}, %[[FLAT]]{{.+}} : vector<48xf32>, memref<48xf32>
+// W16:         vector.transfer_write {{.+}} : vector<16x3xf32>, memref<16x3xf32, strided<[4, 1]>>
+func.func @flatten_narrow_rows(%v: vector<16x3xf32>, %m: memref<16x3xf32>, %s: memref<16x3xf32, strided<[4, 1]>>) {
+  %c0 = arith.constant 0 : index
+  vector.transfer_write %v, %m[%c0, %c0] {in_bounds = [true, true]} : vector<16x3xf32>, memref<16x3xf32>
+  vector.transfer_write %v, %s[%c0, %c0] {in_bounds = [true, true]} : vector<16x3xf32>, memref<16x3xf32, strided<[4, 1]>>
+  return
 }

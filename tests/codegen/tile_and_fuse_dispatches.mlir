@@ -750,3 +750,70 @@ func.func @empty_reduction_dispatch(%lhs: tensor<2x0xf32>, %rhs: tensor<0x5xf32>
   %mm = linalg.matmul ins(%lhs, %rhs : tensor<2x0xf32>, tensor<0x5xf32>) outs(%fill : tensor<2x5xf32>) -> tensor<2x5xf32>
   return %mm : tensor<2x5xf32>
 }
+
+// -----
+
+// A copy interleaving 3 planes into its output's innermost dim (an NCHW
+// image into NHWC) takes tiles of all 3 planes, one row and one vector of
+// columns: each tile reads a vector from every plane and writes 48
+// contiguous floats.
+// CHECK-LABEL: func.func @interleave_planes
+// CHECK:         scf.forall (%[[R:.+]], %[[C:.+]]) = (0, 0) to (4, 32) step (1, 16)
+// CHECK:           tensor.extract_slice %{{.+}}[0, %[[R]], %[[C]]] [3, 1, 16] [1, 1, 1]
+// CHECK:           tensor.extract_slice %{{.+}}[%[[R]], %[[C]], 0] [1, 16, 3] [1, 1, 1]
+// VEC-LABEL:   func.func @interleave_planes
+// VEC:           vector.transfer_read {{.+}} : tensor<3x16xf32>, vector<3x16xf32>
+// VEC:           vector.transpose %{{.+}}, [1, 0] : vector<3x16xf32> to vector<16x3xf32>
+// VEC:           vector.transfer_write {{.+}} : vector<16x3xf32>, tensor<16x3xf32>
+#il_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#il_out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+func.func @interleave_planes(%x: tensor<3x4x32xf32>) -> tensor<4x32x3xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<4x32x3xf32>
+  %t = linalg.generic {indexing_maps = [#il_in, #il_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<3x4x32xf32>) outs(%empty : tensor<4x32x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x32x3xf32>
+  return %t : tensor<4x32x3xf32>
+}
+
+// -----
+
+// The same permutation with as many planes as a vector has lanes: whole
+// vectors along the output's innermost dim, so the default tiles (up to
+// 8 x 32 along the innermost two loops, the planes' loop by 1).
+// CHECK-LABEL: func.func @permute_wide_planes
+// CHECK:         scf.forall (%[[P:.+]]) in (16)
+// CHECK:           tensor.extract_slice %{{.+}}[%[[P]], 0, 0] [1, 4, 32] [1, 1, 1]
+#pw_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#pw_out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+func.func @permute_wide_planes(%x: tensor<16x4x32xf32>) -> tensor<4x32x16xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<4x32x16xf32>
+  %t = linalg.generic {indexing_maps = [#pw_in, #pw_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<16x4x32xf32>) outs(%empty : tensor<4x32x16xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x32x16xf32>
+  return %t : tensor<4x32x16xf32>
+}
+
+// -----
+
+// A permutation of a fused producer's result (a matmul's 3x64 written out
+// as 64x3) is no copy of memory: the default tiles, which the matmul's
+// register tiles follow.
+// CHECK-LABEL: func.func @permute_fused_result
+// CHECK:         scf.forall (%[[N:.+]]) = (0) to (64) step (8)
+// CHECK:           linalg.matmul {{.+}} -> tensor<3x8xf32>
+#pf_in = affine_map<(d0, d1) -> (d1, d0)>
+#pf_out = affine_map<(d0, d1) -> (d0, d1)>
+func.func @permute_fused_result(%a: tensor<3x8xf32>, %b: tensor<8x64xf32>) -> tensor<64x3xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<3x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<3x64xf32>) -> tensor<3x64xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<3x8xf32>, tensor<8x64xf32>) outs(%fill : tensor<3x64xf32>) -> tensor<3x64xf32>
+  %empty_t = tensor.empty() : tensor<64x3xf32>
+  %t = linalg.generic {indexing_maps = [#pf_in, #pf_out], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<3x64xf32>) outs(%empty_t : tensor<64x3xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<64x3xf32>
+  return %t : tensor<64x3xf32>
+}
