@@ -549,13 +549,18 @@ struct TileAndFuseDispatchesPass
   /// 32x768 tile reduced across at every step.
   static bool isPlainReduction(linalg::LinalgOp op) {
     if (op.getNumReductionLoops() != 1 || op.getNumDpsInits() != 1 ||
-        linalg::isaContractionOpInterface(op) ||
         isWindowDim(op, reductionDim(op)))
       return false;
-    // One input along the reduced dim: two would be a contraction the
-    // interface does not recognize (a strided 1x1 convolution's generic).
+    // One input along the reduced dim: two would be a contraction (one the
+    // interface does not recognize: a strided 1x1 convolution's generic),
+    // unless they are read through one map: an elementwise product summed
+    // down columns (EfficientNet's last pool, x * sigmoid(x) summed over
+    // pixels), which upstream's matcher calls a batch_matmul of no M and N.
     unsigned dim = reductionDim(op);
-    if (llvm::count_if(op.getDpsInputOperands(), [&](OpOperand *input) {
+    if (isColumnProduct(op))
+      return true;
+    if (linalg::isaContractionOpInterface(op) ||
+        llvm::count_if(op.getDpsInputOperands(), [&](OpOperand *input) {
           return op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
         }) != 1)
       return false;
@@ -565,6 +570,21 @@ struct TileAndFuseDispatchesPass
         combiners.size() != 1)
       return false;
     return arith::getNeutralElement(combiners.front()).has_value();
+  }
+
+  /// A sum of an elementwise product of inputs read through one map whose
+  /// innermost dim is a parallel loop (isColumnReduction).
+  static bool isColumnProduct(linalg::LinalgOp op) {
+    if (op.getNumDpsInputs() < 2 || !isColumnReduction(op))
+      return false;
+    AffineMap map = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+    if (llvm::any_of(op.getDpsInputOperands(), [&](OpOperand *input) {
+          return op.getMatchingIndexingMap(input) != map;
+        }))
+      return false;
+    SmallVector<Operation *> combiners;
+    return matchReduction(op.getRegionOutputArgs(), 0, combiners) &&
+           combiners.size() == 1 && isa<arith::AddFOp>(combiners.front());
   }
 
   /// A reduction whose inputs are read innermost along a parallel loop (a
@@ -717,13 +737,16 @@ struct TileAndFuseDispatchesPass
     }
     if (!tiled)
       return success();
-    if (!multiResult && !isRowReduction(op))
+    if (!multiResult && !isRowReduction(op) && !isColumnProduct(op))
       return tileWithSizes(rewriter, op, sizes, "reduction loops", interchange);
     // A result op fused into a reduction's tile (a LayerNorm's centred
     // input, returned next to its sum of squares) is only vectorizable a
     // reduction step at a time: it is fused into the reduction loop and
     // yields its tile from there. Producers with reductions of their own
-    // and values from outside the tile are not recomputed per step.
+    // and values from outside the tile are not recomputed per step. A
+    // column product's factors are computed a row step at a time the same
+    // way: the sigmoid of EfficientNet's x * sigmoid(x) computed for the
+    // whole tile first made its pool slower (docs/codegen.md).
     scf::SCFTileAndFuseOptions options;
     if (isRowReduction(op))
       options.tilingOptions
@@ -733,6 +756,14 @@ struct TileAndFuseDispatchesPass
     options.tilingOptions.setTileSizes(sizes);
     if (!interchange.empty())
       options.tilingOptions.setInterchange(interchange);
+    // In a single-result dispatch a column product fuses the factors only
+    // it reads (while fusing, the slice being fused reads them too).
+    bool columnProduct = isColumnProduct(op);
+    auto readByOthers = [&](OpResult producer, Operation *slice) {
+      return llvm::any_of(producer.getUsers(), [&](Operation *user) {
+        return user != op.getOperation() && user != slice;
+      });
+    };
     options.setFusionControlFn(
         [&](tensor::ExtractSliceOp slice, OpResult producer, bool isDestination)
             -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
@@ -741,7 +772,8 @@ struct TileAndFuseDispatchesPass
               linalgOp.getNumReductionLoops() > 0 ||
               linalgOp->getBlock() != op->getBlock() ||
               llvm::is_contained(unfused, linalgOp.getOperation()) ||
-              (!multiResult && !producer.hasOneUse()))
+              (!multiResult && (columnProduct ? readByOthers(producer, slice)
+                                              : !producer.hasOneUse())))
             return std::nullopt;
           return getFusion(slice, linalgOp);
         });

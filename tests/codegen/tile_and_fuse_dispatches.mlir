@@ -817,3 +817,43 @@ func.func @permute_fused_result(%a: tensor<3x8xf32>, %b: tensor<8x64xf32>) -> te
   } -> tensor<64x3xf32>
   return %t : tensor<64x3xf32>
 }
+
+// -----
+
+// An elementwise product summed down columns (x * sigmoid(x) summed over
+// pixels: EfficientNet's last pool, which upstream's matcher calls a
+// batch_matmul with no M and N) is a column reduction: the tiles and row
+// steps of @column_sum_alone, with the sigmoid fused into each step.
+// CHECK-LABEL: func.func @column_product_dispatch
+// CHECK:         scf.forall (%{{.+}}) = (0) to (16) step (8)
+// CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c1
+// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c32
+// CHECK:               %[[SLAB:.+]] = tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 32]
+// CHECK:               %[[SIG:.+]] = linalg.generic {{.+}} ins(%[[SLAB]] : tensor<1x8x32xf32>)
+// CHECK:                 math.exp
+// CHECK:               linalg.generic {{.+}} ins(%{{.+}}, %[[SIG]] : tensor<1x8x32xf32>, tensor<1x8x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+#cq_id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#cq_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
+#cq_out = affine_map<(d0, d1, d2) -> (d0, d1)>
+func.func @column_product_dispatch(%x: tensor<16x16x64xf32>) -> tensor<16x64xf32> attributes {dispatchlab.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %one = arith.constant 1.0 : f32
+  %empty = tensor.empty() : tensor<16x16x64xf32>
+  %sig = linalg.generic {indexing_maps = [#cq_id, #cq_id], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<16x16x64xf32>) outs(%empty : tensor<16x16x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %n = arith.negf %in : f32
+    %e = math.exp %n : f32
+    %d = arith.addf %e, %one : f32
+    %r = arith.divf %one, %d : f32
+    linalg.yield %r : f32
+  } -> tensor<16x16x64xf32>
+  %empty_sum = tensor.empty() : tensor<16x64xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty_sum : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %sum = linalg.generic {indexing_maps = [#cq_in, #cq_in, #cq_out], iterator_types = ["parallel", "parallel", "reduction"]} ins(%x, %sig : tensor<16x16x64xf32>, tensor<16x16x64xf32>) outs(%fill : tensor<16x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %m, %acc : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %sum : tensor<16x64xf32>
+}
