@@ -4,19 +4,51 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/TypeUtilities.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
 using namespace dispatchlab::flow;
 
 #include "compat/FlowCompatDialect.cpp.inc"
 
+#define GET_ATTRDEF_CLASSES
+#include "compat/FlowCompatAttrs.cpp.inc"
+
 void FlowDialect::initialize() {
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "compat/FlowCompatAttrs.cpp.inc"
+      >();
   addOperations<
 #define GET_OP_LIST
 #include "compat/FlowCompatOps.cpp.inc"
       >();
+}
+
+/// `<"scope"::"key">` or `<"key">`; the type comes from the enclosing
+/// `: tensor<...>`.
+Attribute ParameterNamedAttr::parse(AsmParser &parser, Type type) {
+  std::string first, second;
+  if (parser.parseLess() || parser.parseString(&first))
+    return {};
+  bool scoped = succeeded(parser.parseOptionalColon());
+  if ((scoped && (parser.parseColon() || parser.parseString(&second))) ||
+      parser.parseGreater())
+    return {};
+  MLIRContext *context = parser.getContext();
+  StringAttr scope = scoped ? StringAttr::get(context, first) : StringAttr();
+  return ParameterNamedAttr::get(
+      context, type, scope, StringAttr::get(context, scoped ? second : first));
+}
+
+void ParameterNamedAttr::print(AsmPrinter &printer) const {
+  printer << "<";
+  if (getScope())
+    printer << getScope() << "::";
+  printer << getKey() << ">";
 }
 
 /// `-> (tensor<?x4xf32>{%d}, i32)`: each dynamically shaped result type is

@@ -4,13 +4,15 @@
 // formed already (IREE's CloneProducersIntoDispatchRegions tests, say) parse
 // verbatim; the model loader turns them into our dispatch.region. Also the
 // `flow.tensor` ops IREE's dispatch-formation inputs use, which are no
-// fusion ops and stay between dispatches.
+// fusion ops and stay between dispatches, and `#flow.parameter.named`.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef DISPATCHLAB_COMPAT_FLOWCOMPATDIALECT_TD
 #define DISPATCHLAB_COMPAT_FLOWCOMPATDIALECT_TD
 
+include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/BuiltinAttributeInterfaces.td"
 include "mlir/IR/OpBase.td"
 include "mlir/Interfaces/ControlFlowInterfaces.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
@@ -19,6 +21,22 @@ def Flow_Dialect : Dialect {
   let name = "flow";
   let cppNamespace = "::dispatchlab::flow";
   let summary = "IREE flow.dispatch.region, flow.return, flow.tensor spellings";
+  let useDefaultAttributePrinterParser = 1;
+}
+
+// A weight kept outside the program, in a parameter archive:
+// `util.global private @w = #flow.parameter.named<"scope"::"key"> :
+// tensor<...>` (the scope optional), as IREE's importers write weights
+// they externalize. The model loader makes such a global a weight
+// argument, filled as --parameters says (the archive is not read).
+def Flow_ParameterNamedAttr
+    : AttrDef<Flow_Dialect, "ParameterNamed", [TypedAttrInterface]> {
+  let mnemonic = "parameter.named";
+  let summary = "A global's contents: the parameter `key` of `scope`";
+  let parameters = (ins AttributeSelfTypeParameter<"">:$type,
+                        OptionalParameter<"mlir::StringAttr">:$scope,
+                        "mlir::StringAttr":$key);
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Flow_DispatchRegionOp : Op<Flow_Dialect, "dispatch.region", [

@@ -160,6 +160,16 @@ util.func public @global_loads() -> (tensor<4x2xf32>, tensor<2xf32>) {
 
 // -----
 
+// Weights kept in a parameter archive, with and without a scope, as IREE's
+// importers externalize them (tests/core/run_parameter_globals.mlir runs
+// one).
+// CHECK: util.global private @scoped = #flow.parameter.named<"model"::"conv1.weight"> : tensor<4x2xf32>
+// CHECK: util.global private @unscoped = #flow.parameter.named<"bias"> : tensor<2xf32>
+util.global private @scoped = #flow.parameter.named<"model"::"conv1.weight"> : tensor<4x2xf32>
+util.global private @unscoped = #flow.parameter.named<"bias"> : tensor<2xf32>
+
+// -----
+
 // An initializer storing a global it computes from another (IREE's
 // HoistIntoGlobals output).
 // CHECK:      util.initializer {
