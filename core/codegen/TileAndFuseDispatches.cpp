@@ -660,7 +660,8 @@ struct TileAndFuseDispatchesPass
     if (!input.isPermutation() || !output.isPermutation())
       return std::nullopt;
     std::optional<unsigned> inner = getInnermostLoop(op, output);
-    if (!inner || inner == getInnermostLoop(op, input) ||
+    std::optional<unsigned> read = getInnermostLoop(op, input);
+    if (!inner || !read || inner == read ||
         op.getStaticLoopRanges()[*inner] >= vectorWidth)
       return std::nullopt;
     return inner;
