@@ -84,6 +84,20 @@ def Flow_TensorUpdateOp : Op<Flow_Dialect, "tensor.update", [
   let hasVerifier = 1;
 }
 
+// A tensor from an attribute: elements, or a weight kept in a parameter
+// archive (`flow.tensor.constant #flow.parameter.named<"model"::"w"> :
+// tensor<...>`, as IREE's importers and sharktank's exports read weights
+// inside functions). The model loader makes it a constant or a weight
+// argument.
+def Flow_TensorConstantOp : Op<Flow_Dialect, "tensor.constant", [
+    Pure, TypesMatchWith<"the result has the value's type", "value", "result",
+                         "$_self">]> {
+  let summary = "A tensor holding an attribute's contents";
+  let arguments = (ins TypedAttrInterface:$value);
+  let results = (outs AnyRankedTensor:$result);
+  let assemblyFormat = "attr-dict $value";
+}
+
 // No Pure trait, as in IREE: the constant must not fold to a static one.
 def Flow_TensorDynamicConstantOp : Op<Flow_Dialect, "tensor.dynamic_constant"> {
   let summary = "A constant whose result type hides (some of) its extents";

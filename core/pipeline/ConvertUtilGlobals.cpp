@@ -8,6 +8,7 @@
 
 #include "core/pipeline/ConvertUtilGlobals.h"
 
+#include "compat/FlowCompatDialect.h"
 #include "compat/UtilCompatDialect.h"
 #include "core/support/WeightArguments.h"
 
@@ -25,9 +26,27 @@ using util::GlobalStoreOp;
 using util::InitializerOp;
 
 namespace {
+/// `function`'s argument for the weight `name` of `type`: the one tagged so,
+/// else a new last argument tagged so.
+Value getWeightArgument(func::FuncOp function, StringRef name, Type type,
+                        Location loc) {
+  unsigned count = function.getNumArguments();
+  for (unsigned index = 0; index < count; ++index)
+    if (auto tag = function.getArgAttrOfType<StringAttr>(index, kParameterAttr))
+      if (tag.getValue() == name &&
+          function.getArgument(index).getType() == type)
+        return function.getArgument(index);
+  Builder builder(function);
+  (void)function.insertArgument(
+      count, type,
+      builder.getDictionaryAttr(
+          builder.getNamedAttr(kParameterAttr, builder.getStringAttr(name))),
+      loc);
+  return function.getArgument(count);
+}
+
 /// The value a load of `global` reads in `function`: its constant, or the
-/// function's argument for it (added on first use, tagged as the weight
-/// named after the global).
+/// function's argument for it (tagged as the weight named after the global).
 Value getGlobalValue(func::FuncOp function, GlobalOp global,
                      GlobalLoadOp load) {
   auto value = dyn_cast_or_null<ElementsAttr>(global.getInitialValueAttr());
@@ -35,19 +54,37 @@ Value getGlobalValue(func::FuncOp function, GlobalOp global,
     OpBuilder builder(load);
     return arith::ConstantOp::create(builder, load.getLoc(), value);
   }
-  unsigned count = function.getNumArguments();
-  for (unsigned index = 0; index < count; ++index)
-    if (auto tag = function.getArgAttrOfType<StringAttr>(index, kParameterAttr))
-      if (tag.getValue() == global.getSymName() &&
-          function.getArgument(index).getType() == load.getType())
-        return function.getArgument(index);
-  Builder builder(function);
-  (void)function.insertArgument(
-      count, load.getType(),
-      builder.getDictionaryAttr(builder.getNamedAttr(
-          kParameterAttr, builder.getStringAttr(global.getSymName()))),
-      global.getLoc());
-  return function.getArgument(count);
+  return getWeightArgument(function, global.getSymName(), load.getType(),
+                           global.getLoc());
+}
+
+/// flow.tensor.constants become constants of their elements, or the
+/// argument of their function for the parameter they name (tagged with its
+/// key).
+LogicalResult convertTensorConstants(ModuleOp module) {
+  SmallVector<flow::TensorConstantOp> constants;
+  module.walk([&](flow::TensorConstantOp op) { constants.push_back(op); });
+  for (flow::TensorConstantOp op : constants) {
+    Value value;
+    if (auto elements = dyn_cast<ElementsAttr>(op.getValue())) {
+      OpBuilder builder(op);
+      value = arith::ConstantOp::create(builder, op.getLoc(), elements);
+    } else if (auto parameter =
+                   dyn_cast<flow::ParameterNamedAttr>(op.getValue())) {
+      auto function = op->getParentOfType<func::FuncOp>();
+      if (!function)
+        return emitError(op.getLoc(),
+                         "flow.tensor.constant outside a function");
+      value = getWeightArgument(function, parameter.getKey().getValue(),
+                                op.getType(), op.getLoc());
+    } else {
+      return emitError(op.getLoc(), "flow.tensor.constant of ")
+             << op.getValue() << ": expected elements or a parameter";
+    }
+    op.replaceAllUsesWith(value);
+    op.erase();
+  }
+  return success();
 }
 } // namespace
 
@@ -107,7 +144,8 @@ LogicalResult inlineInitializers(ModuleOp module) {
 } // namespace
 
 LogicalResult convertUtilGlobals(ModuleOp module) {
-  if (failed(inlineInitializers(module)))
+  if (failed(inlineInitializers(module)) ||
+      failed(convertTensorConstants(module)))
     return failure();
   SmallVector<GlobalOp> globals(module.getOps<GlobalOp>());
   for (GlobalOp global : globals)

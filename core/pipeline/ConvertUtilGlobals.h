@@ -14,7 +14,10 @@ namespace dispatchlab {
 /// value, a byte pattern), an argument of its function tagged
 /// `dispatchlab.parameter` with the global's name, the form the ONNX
 /// importer gives weights. Then the globals and initializers go. A mutable
-/// global, or a load of a missing one, is an error at it.
+/// global, or a load of a missing one, is an error at it. Likewise a
+/// flow.tensor.constant becomes a constant of its elements or the argument
+/// for the parameter it names (`#flow.parameter.named`, tagged with its
+/// key).
 mlir::LogicalResult convertUtilGlobals(mlir::ModuleOp module);
 
 } // namespace dispatchlab

@@ -170,6 +170,18 @@ util.global private @unscoped = #flow.parameter.named<"bias"> : tensor<2xf32>
 
 // -----
 
+// Tensors from attributes inside a function: a parameter and elements.
+// CHECK-LABEL: util.func public @tensor_constants
+//       CHECK:   flow.tensor.constant #flow.parameter.named<"model"::"w"> : tensor<4x2xf32>
+//       CHECK:   flow.tensor.constant dense<1.000000e+00> : tensor<2xf32>
+util.func public @tensor_constants() -> (tensor<4x2xf32>, tensor<2xf32>) {
+  %0 = flow.tensor.constant #flow.parameter.named<"model"::"w"> : tensor<4x2xf32>
+  %1 = flow.tensor.constant dense<1.0> : tensor<2xf32>
+  util.return %0, %1 : tensor<4x2xf32>, tensor<2xf32>
+}
+
+// -----
+
 // An initializer storing a global it computes from another (IREE's
 // HoistIntoGlobals output).
 // CHECK:      util.initializer {
