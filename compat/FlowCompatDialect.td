@@ -86,7 +86,7 @@ def Flow_TensorUpdateOp : Op<Flow_Dialect, "tensor.update", [
 
 // A tensor from an attribute: elements, or a weight kept in a parameter
 // archive (`flow.tensor.constant #flow.parameter.named<"model"::"w"> :
-// tensor<...>`, as IREE's importers and sharktank's exports read weights
+// tensor<...>`, as IREE's torch importer reads the weights it externalizes
 // inside functions). The model loader makes it a constant or a weight
 // argument.
 def Flow_TensorConstantOp : Op<Flow_Dialect, "tensor.constant", [

@@ -1,5 +1,5 @@
-// Tensors from attributes inside a function, as IREE's importers and
-// sharktank's exports spell weights kept in a parameter archive: the loader
+// Tensors from attributes inside a function, as IREE's torch importer
+// spells the weights it keeps in a parameter archive: the loader
 // makes `flow.tensor.constant` of a `#flow.parameter.named` a weight
 // argument tagged with the parameter's key, and one of elements a constant;
 // run fills the weight with seeded values and matches the reference.
