@@ -90,8 +90,7 @@ def Flow_TensorUpdateOp : Op<Flow_Dialect, "tensor.update", [
 // inside functions). The model loader makes it a constant or a weight
 // argument.
 def Flow_TensorConstantOp : Op<Flow_Dialect, "tensor.constant", [
-    Pure, TypesMatchWith<"the result has the value's type", "value", "result",
-                         "$_self">]> {
+    Pure, AllTypesMatch<["value", "result"]>]> {
   let summary = "A tensor holding an attribute's contents";
   let arguments = (ins TypedAttrInterface:$value);
   let results = (outs AnyRankedTensor:$result);

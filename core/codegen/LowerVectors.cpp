@@ -73,7 +73,7 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     vector::populateVectorShapeCastLoweringPatterns(patterns);
     vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
-    // A transfer whose rows are narrower than a register (an interleaving
+    // A transfer whose rows are no wider than a register (an interleaving
     // copy's 16x3 tile) over contiguous memory becomes one 1-D transfer:
     // whole vector stores instead of a 3-float store per row (IREE's
     // LLVMCPU vector-shape optimization flattens up to the native vector

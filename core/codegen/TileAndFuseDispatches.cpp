@@ -556,9 +556,9 @@ struct TileAndFuseDispatchesPass
     // unless they are read through one map: an elementwise product summed
     // down columns (EfficientNet's last pool, x * sigmoid(x) summed over
     // pixels), which upstream's matcher calls a batch_matmul of no M and N.
-    unsigned dim = reductionDim(op);
     if (isColumnProduct(op))
       return true;
+    unsigned dim = reductionDim(op);
     if (linalg::isaContractionOpInterface(op) ||
         llvm::count_if(op.getDpsInputOperands(), [&](OpOperand *input) {
           return op.getMatchingIndexingMap(input).isFunctionOfDim(dim);
@@ -615,7 +615,7 @@ struct TileAndFuseDispatchesPass
   }
 
   /// A copy interleaving a few planes into the innermost dim of its output
-  /// (getInterleavedDim) takes tiles of all the planes by one vector along
+  /// (getInterleavedLoops) takes tiles of all the planes by one vector along
   /// the input's innermost dim, as IREE's CPU tile sizes give each
   /// operand's innermost dim a vector (getMinTilingSizesForEachDim): each
   /// tile reads a vector from every plane and writes whole contiguous
@@ -626,27 +626,33 @@ struct TileAndFuseDispatchesPass
   void setInterleaveTileSizes(RewriterBase &rewriter, linalg::LinalgOp root,
                               ArrayRef<unsigned> parallel,
                               SmallVectorImpl<OpFoldResult> &sizes) {
-    std::optional<unsigned> interleaved = getInterleavedDim(root, vectorWidth);
-    if (!interleaved)
+    std::optional<InterleavedLoops> loops =
+        getInterleavedLoops(root, vectorWidth);
+    if (!loops)
       return;
     for (unsigned loop : parallel)
       sizes[loop] = rewriter.getIndexAttr(1);
-    sizes[*interleaved] = rewriter.getIndexAttr(0);
-    unsigned read = *getInnermostLoop(
-        root, root.getMatchingIndexingMap(root.getDpsInputOperand(0)));
-    sizes[read] = rewriter.getIndexAttr(getVectorTileSize(
-        root.getStaticLoopRanges()[read], vectorWidth, vectorWidth));
+    sizes[loops->planes] = rewriter.getIndexAttr(0);
+    sizes[loops->read] = rewriter.getIndexAttr(getVectorTileSize(
+        root.getStaticLoopRanges()[loops->read], vectorWidth, vectorWidth));
   }
 
-  /// The loop of a copy that permutes its input (one input, all loops
-  /// parallel, the body yields the input) whose extent is the output's
-  /// innermost dim, narrower than a vector, when the input's innermost dim
-  /// is another loop: an NCHW image's 3 channels interleaved into NHWC. Only
+  /// The loops of an interleaving copy: the one its output's innermost dim
+  /// takes (the planes) and the one its input's innermost dim takes.
+  struct InterleavedLoops {
+    unsigned planes;
+    unsigned read;
+  };
+
+  /// The loops of a copy that permutes its input (one input, all loops
+  /// parallel, the body yields the input) whose output's innermost dim is
+  /// narrower than a vector and taken by another loop than the input's
+  /// innermost dim: an NCHW image's 3 channels interleaved into NHWC. Only
   /// a copy of what the dispatch reads from memory: one of a fused
   /// producer's result (a convolution's NHWC tile written out as NCHW)
   /// keeps the producer's register tiles.
-  static std::optional<unsigned> getInterleavedDim(linalg::LinalgOp op,
-                                                   int64_t vectorWidth) {
+  static std::optional<InterleavedLoops>
+  getInterleavedLoops(linalg::LinalgOp op, int64_t vectorWidth) {
     auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
     if (!generic || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
         op.getNumReductionLoops() != 0)
@@ -659,12 +665,12 @@ struct TileAndFuseDispatchesPass
     AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
     if (!input.isPermutation() || !output.isPermutation())
       return std::nullopt;
-    std::optional<unsigned> inner = getInnermostLoop(op, output);
+    std::optional<unsigned> planes = getInnermostLoop(op, output);
     std::optional<unsigned> read = getInnermostLoop(op, input);
-    if (!inner || !read || inner == read ||
-        op.getStaticLoopRanges()[*inner] >= vectorWidth)
+    if (!planes || !read || planes == read ||
+        op.getStaticLoopRanges()[*planes] >= vectorWidth)
       return std::nullopt;
-    return inner;
+    return InterleavedLoops{*planes, *read};
   }
 
   /// The loop of `op` indexing the innermost non-unit dim of the operand
