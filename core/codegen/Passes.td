@@ -426,10 +426,14 @@ def TileAndFuseDispatchesPass
     loop (a global pool over channels-last pixels) takes tiles of 8 pixels
     and up to 512 channels and steps through its rows in memory order, 2 x
     `vector-width` channels at a time, adding whole vectors into the tile's
-    sums. A copy interleaving planes into its output's innermost dim,
-    narrower than a vector (an NCHW image's 3 channels into NHWC), takes
-    tiles of all the planes by `vector-width` along its input's innermost
-    dim, 1 elsewhere. One read through a
+    sums. An elementwise op of inputs read from memory whose output's
+    innermost dim comes from another loop than its input's (IREE's CPU tile
+    sizes give each operand's innermost dim a vector) takes, if that dim is
+    narrower than a vector (an NCHW image's 3 channels interleaved into
+    NHWC), tiles of all the planes by `vector-width` along its input's
+    innermost dim, 1 elsewhere; if both dims are multiples of
+    `vector-width` (BERT's key transpose), square blocks of `vector-width`
+    along both, 1 elsewhere. One read through a
     broadcast, window or padding, whose tiles would overlap, gets a tile loop
     of its own instead. Results from sibling ops (consumers of shared
     producers, as --horizontal-contractions forms) get one tile loop each,

@@ -479,7 +479,7 @@ struct TileAndFuseDispatchesPass
       if (iterators[loop] == utils::IteratorType::parallel)
         sizes[loop] = rewriter.getIndexAttr(0);
 
-    setInterleaveTileSizes(rewriter, root, parallel, sizes);
+    setPermutedTileSizes(rewriter, root, parallel, sizes);
 
     // One scf.forall over the tiles: they are independent, so they can be
     // spread over threads (IREE distributes the same tiles to workgroups).
@@ -614,63 +614,75 @@ struct TileAndFuseDispatchesPass
     return isPlainReduction(op) && isColumnReduction(op);
   }
 
-  /// A copy interleaving a few planes into the innermost dim of its output
-  /// (getInterleavedLoops) takes tiles of all the planes by one vector along
-  /// the input's innermost dim, as IREE's CPU tile sizes give each
-  /// operand's innermost dim a vector (getMinTilingSizesForEachDim): each
-  /// tile reads a vector from every plane and writes whole contiguous
-  /// vectors, which LowerVectors flattens. The default tiles (1 plane x 8
-  /// rows x 32 columns) wrote every third float in three passes over the
-  /// output: ResNet-50's NCHW to NHWC input copy took 0.118 ms, 0.036 ms
-  /// tiled this way (docs/codegen.md).
-  void setInterleaveTileSizes(RewriterBase &rewriter, linalg::LinalgOp root,
-                              ArrayRef<unsigned> parallel,
-                              SmallVectorImpl<OpFoldResult> &sizes) {
-    std::optional<InterleavedLoops> loops =
-        getInterleavedLoops(root, vectorWidth);
+  /// An elementwise op whose output's innermost dim is taken by another
+  /// loop than its input's (getPermutedLoops) is tiled by those two loops,
+  /// as IREE's CPU tile sizes give each operand's innermost dim a vector
+  /// (getMinTilingSizesForEachDim; setTransposeLikeOpRootConfig):
+  /// - an output innermost dim narrower than a vector (a few planes
+  ///   interleaved, NCHW to NHWC) takes all the planes by one vector along
+  ///   the input's innermost dim: each tile reads a vector from every plane
+  ///   and writes whole contiguous vectors, which LowerVectors flattens.
+  ///   The default tiles (1 plane x 8 rows x 32 columns) wrote every third
+  ///   float in three passes: ResNet-50's input copy 0.118 -> 0.036 ms.
+  /// - otherwise a square block of one vector along both (IREE's 16x16
+  ///   transpose tiles with AVX-512): rows of the input in, a register
+  ///   transpose (LowerVectors' shuffles), rows of the output out. The
+  ///   default tiles (8 x 32 along the input's dims) wrote single floats
+  ///   down the output's columns, 192 lines a tile at one stride: BERT's key
+  ///   transpose took 0.17-0.26 ms in most processes, 0.025 ms this way
+  ///   (docs/codegen.md).
+  void setPermutedTileSizes(RewriterBase &rewriter, linalg::LinalgOp root,
+                            ArrayRef<unsigned> parallel,
+                            SmallVectorImpl<OpFoldResult> &sizes) {
+    std::optional<PermutedLoops> loops = getPermutedLoops(root);
     if (!loops)
+      return;
+    SmallVector<int64_t> ranges = root.getStaticLoopRanges();
+    bool interleave = ranges[loops->written] < vectorWidth;
+    if (!interleave && (ranges[loops->written] % vectorWidth != 0 ||
+                        ranges[loops->read] % vectorWidth != 0))
       return;
     for (unsigned loop : parallel)
       sizes[loop] = rewriter.getIndexAttr(1);
-    sizes[loops->planes] = rewriter.getIndexAttr(0);
-    sizes[loops->read] = rewriter.getIndexAttr(getVectorTileSize(
-        root.getStaticLoopRanges()[loops->read], vectorWidth, vectorWidth));
+    sizes[loops->written] = rewriter.getIndexAttr(interleave ? 0 : vectorWidth);
+    sizes[loops->read] = rewriter.getIndexAttr(
+        getVectorTileSize(ranges[loops->read], vectorWidth, vectorWidth));
   }
 
-  /// The loops of an interleaving copy: the one its output's innermost dim
-  /// takes (the planes) and the one its input's innermost dim takes.
-  struct InterleavedLoops {
-    unsigned planes;
+  /// The loops of a permuting elementwise op: the one its output's
+  /// innermost dim takes and the one its input's innermost dim takes.
+  struct PermutedLoops {
+    unsigned written;
     unsigned read;
   };
 
-  /// The loops of a copy that permutes its input (one input, all loops
-  /// parallel, the body yields the input) whose output's innermost dim is
-  /// narrower than a vector and taken by another loop than the input's
-  /// innermost dim: an NCHW image's 3 channels interleaved into NHWC. Only
-  /// a copy of what the dispatch reads from memory: one of a fused
-  /// producer's result (a convolution's NHWC tile written out as NCHW)
-  /// keeps the producer's register tiles.
-  static std::optional<InterleavedLoops>
-  getInterleavedLoops(linalg::LinalgOp op, int64_t vectorWidth) {
-    auto generic = dyn_cast<linalg::GenericOp>(op.getOperation());
-    if (!generic || op.getNumDpsInputs() != 1 || op.getNumDpsInits() != 1 ||
-        op.getNumReductionLoops() != 0)
+  /// The loops of an elementwise op (all loops parallel, one result) whose
+  /// output's innermost dim is taken by another loop than the innermost dim
+  /// of its first input read in full (a permutation): a transpose, or an
+  /// NCHW image's 3 channels interleaved into NHWC. Only for inputs the
+  /// dispatch reads from memory: a permutation of a fused producer's result
+  /// (a convolution's NHWC tile written out as NCHW) keeps the producer's
+  /// register tiles.
+  static std::optional<PermutedLoops> getPermutedLoops(linalg::LinalgOp op) {
+    if (!isa<linalg::GenericOp>(op.getOperation()) ||
+        op.getNumDpsInits() != 1 || op.getNumReductionLoops() != 0)
       return std::nullopt;
-    auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-    if (yield.getOperand(0) != generic.getBody()->getArgument(0) ||
-        op.getDpsInputOperand(0)->get().getDefiningOp<TilingInterface>())
-      return std::nullopt;
-    AffineMap input = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
     AffineMap output = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
-    if (!input.isPermutation() || !output.isPermutation())
+    if (!output.isPermutation())
       return std::nullopt;
-    std::optional<unsigned> planes = getInnermostLoop(op, output);
-    std::optional<unsigned> read = getInnermostLoop(op, input);
-    if (!planes || !read || planes == read ||
-        op.getStaticLoopRanges()[*planes] >= vectorWidth)
+    std::optional<unsigned> read;
+    for (OpOperand *input : op.getDpsInputOperands()) {
+      AffineMap map = op.getMatchingIndexingMap(input);
+      if (!map.isProjectedPermutation() ||
+          input->get().getDefiningOp<TilingInterface>())
+        return std::nullopt;
+      if (!read && map.isPermutation())
+        read = getInnermostLoop(op, map);
+    }
+    std::optional<unsigned> written = getInnermostLoop(op, output);
+    if (!read || !written || read == written)
       return std::nullopt;
-    return InterleavedLoops{*planes, *read};
+    return PermutedLoops{*written, *read};
   }
 
   /// The loop of `op` indexing the innermost non-unit dim of the operand

@@ -778,21 +778,50 @@ func.func @interleave_planes(%x: tensor<3x4x32xf32>) -> tensor<4x32x3xf32> attri
 
 // -----
 
-// The same permutation with as many planes as a vector has lanes: whole
-// vectors along the output's innermost dim, so the default tiles (up to
-// 8 x 32 along the innermost two loops, the planes' loop by 1).
-// CHECK-LABEL: func.func @permute_wide_planes
-// CHECK:         scf.forall (%[[P:.+]]) in (16)
-// CHECK:           tensor.extract_slice %{{.+}}[%[[P]], 0, 0] [1, 4, 32] [1, 1, 1]
-#pw_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
-#pw_out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
-func.func @permute_wide_planes(%x: tensor<16x4x32xf32>) -> tensor<4x32x16xf32> attributes {dispatchlab.dispatch} {
+// The same permutation with as many planes as a vector has lanes, and a
+// bias (BERT's key transpose): square blocks of one vector along the
+// output's innermost dim and one along the input's, so each tile reads 16
+// rows of 16 floats and writes 16 rows of 16 floats through a register
+// transpose.
+// CHECK-LABEL: func.func @transpose_square_blocks
+// CHECK:         scf.forall (%[[R:.+]], %[[C:.+]]) = (0, 0) to (4, 32) step (1, 16)
+// CHECK:           tensor.extract_slice %{{.+}}[%[[R]], %[[C]]] [1, 16] [1, 1]
+// CHECK:           tensor.extract_slice %{{.+}}[0, %[[R]], %[[C]]] [16, 1, 16] [1, 1, 1]
+// CHECK:           tensor.extract_slice %{{.+}}[%[[R]], %[[C]], 0] [1, 16, 16] [1, 1, 1]
+// VEC-LABEL:   func.func @transpose_square_blocks
+// VEC:           vector.transfer_read {{.+}} : tensor<16x16xf32>, vector<16x16xf32>
+// VEC:           vector.transpose %{{.+}}, [1, 0] : vector<16x16xf32> to vector<16x16xf32>
+// VEC:           vector.transfer_write {{.+}} : vector<16x16xf32>, tensor<16x16xf32>
+#tb_bias = affine_map<(d0, d1, d2) -> (d1, d2)>
+#tb_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#tb_out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+func.func @transpose_square_blocks(%b: tensor<4x32xf32>, %x: tensor<16x4x32xf32>) -> tensor<4x32x16xf32> attributes {dispatchlab.dispatch} {
   %empty = tensor.empty() : tensor<4x32x16xf32>
-  %t = linalg.generic {indexing_maps = [#pw_in, #pw_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<16x4x32xf32>) outs(%empty : tensor<4x32x16xf32>) {
-  ^bb0(%in: f32, %o: f32):
-    linalg.yield %in : f32
+  %t = linalg.generic {indexing_maps = [#tb_bias, #tb_in, #tb_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%b, %x : tensor<4x32xf32>, tensor<16x4x32xf32>) outs(%empty : tensor<4x32x16xf32>) {
+  ^bb0(%bias: f32, %in: f32, %o: f32):
+    %s = arith.addf %bias, %in : f32
+    linalg.yield %s : f32
   } -> tensor<4x32x16xf32>
   return %t : tensor<4x32x16xf32>
+}
+
+// -----
+
+// A permutation whose output's innermost dim (24) is no multiple of a
+// vector: no square blocks, the default tiles (up to 8 x 32 along the
+// innermost two loops, the planes' loop by 1).
+// CHECK-LABEL: func.func @transpose_ragged_blocks
+// CHECK:         scf.forall (%[[P:.+]]) in (24)
+// CHECK:           tensor.extract_slice %{{.+}}[%[[P]], 0, 0] [1, 4, 32] [1, 1, 1]
+#tr_in = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#tr_out = affine_map<(d0, d1, d2) -> (d1, d2, d0)>
+func.func @transpose_ragged_blocks(%x: tensor<24x4x32xf32>) -> tensor<4x32x24xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<4x32x24xf32>
+  %t = linalg.generic {indexing_maps = [#tr_in, #tr_out], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<24x4x32xf32>) outs(%empty : tensor<4x32x24xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    linalg.yield %in : f32
+  } -> tensor<4x32x24xf32>
+  return %t : tensor<4x32x24xf32>
 }
 
 // -----
