@@ -440,8 +440,10 @@ def TileAndFuseDispatchesPass
     after any shared producer with reduction loops (a matmul) got its own:
     computed once, while shared elementwise producers are recomputed per tile
     (IREE fuses a producer into several consumers only if it is elementwise).
-    Dispatches with a result from a non-Linalg op or with dynamic shapes are
-    left untiled.
+    A dispatch copying an argument into a slice of another (a pad's
+    interior) takes one scf.forall over blocks of up to 8 along the copied
+    tensor's outermost non-unit dim. Dispatches with a result from another
+    non-Linalg op or with dynamic shapes are left untiled.
   }];
   let options = [
     ListOption<"tileSizes", "tile-sizes", "int64_t",

@@ -886,3 +886,19 @@ func.func @column_product_dispatch(%x: tensor<16x16x64xf32>) -> tensor<16x64xf32
   } -> tensor<16x64xf32>
   return %sum : tensor<16x64xf32>
 }
+
+// -----
+
+// A dispatch copying an argument into a padded tensor's interior gets one
+// tile loop over blocks of 8 rows of the copied tensor (24 = 3 x 8), each
+// written at its offset in the interior.
+// CHECK-LABEL: func.func @copy_into_padding
+// CHECK-SAME:    (%[[SRC:.+]]: tensor<1x24x5x3xf32>, %[[DEST:.+]]: tensor<1x26x7x3xf32>)
+// CHECK:         scf.forall (%[[R:.+]]) = (0) to (24) step (8) shared_outs(%[[OUT:.+]] = %[[DEST]])
+// CHECK:           %[[ROWS:.+]] = tensor.extract_slice %[[SRC]][0, %[[R]], 0, 0] [1, 8, 5, 3] [1, 1, 1, 1]
+// CHECK:           %[[AT:.+]] = affine.apply #{{.+}}()[%[[R]]]
+// CHECK:           tensor.parallel_insert_slice %[[ROWS]] into %[[OUT]][0, %[[AT]], 1, 0] [1, 8, 5, 3] [1, 1, 1, 1]
+func.func @copy_into_padding(%src: tensor<1x24x5x3xf32>, %dest: tensor<1x26x7x3xf32>) -> tensor<1x26x7x3xf32> attributes {dispatchlab.dispatch} {
+  %copied = tensor.insert_slice %src into %dest[0, 1, 1, 0] [1, 24, 5, 3] [1, 1, 1, 1] : tensor<1x24x5x3xf32> into tensor<1x26x7x3xf32>
+  return %copied : tensor<1x26x7x3xf32>
+}
