@@ -17,10 +17,17 @@ using namespace dispatchlab::util;
 #define GET_ATTRDEF_CLASSES
 #include "compat/UtilCompatAttrs.cpp.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "compat/UtilCompatTypes.cpp.inc"
+
 void UtilDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
 #include "compat/UtilCompatAttrs.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "compat/UtilCompatTypes.cpp.inc"
       >();
   addOperations<
 #define GET_OP_LIST

@@ -19,6 +19,9 @@
 #define GET_ATTRDEF_CLASSES
 #include "compat/UtilCompatAttrs.h.inc"
 
+#define GET_TYPEDEF_CLASSES
+#include "compat/UtilCompatTypes.h.inc"
+
 #define GET_OP_CLASSES
 #include "compat/UtilCompatOps.h.inc"
 

@@ -26,6 +26,16 @@ def Util_Dialect : Dialect {
   let cppNamespace = "::dispatchlab::util";
   let summary = "IREE util.func / util.return / optimization_barrier spellings";
   let useDefaultAttributePrinterParser = 1;
+  let useDefaultTypePrinterParser = 1;
+}
+
+// What util.global.address gives: a reference to a global of `targetType`
+// (the spelling of IREE's older frontends, its e2e MNIST among them).
+def Util_PtrType : TypeDef<Util_Dialect, "Ptr"> {
+  let summary = "An indirect reference to a util.global";
+  let mnemonic = "ptr";
+  let parameters = (ins "::mlir::Type":$targetType);
+  let assemblyFormat = "`<` $targetType `>`";
 }
 
 // The pipeline IREE runs on a function before dispatch creation
@@ -103,6 +113,24 @@ def Util_InitializerOp : Op<Util_Dialect, "initializer", [
   let summary = "Computes globals once, before any function";
   let regions = (region SizedRegion<1>:$body);
   let assemblyFormat = "attr-dict-with-keyword $body";
+}
+
+def Util_GlobalAddressOp : Op<Util_Dialect, "global.address", [Pure]> {
+  let summary = "A reference to a util.global, read by global.load.indirect";
+  let arguments = (ins FlatSymbolRefAttr:$global);
+  let results = (outs Util_PtrType:$result);
+  let assemblyFormat = "$global attr-dict `:` qualified(type($result))";
+}
+
+def Util_GlobalLoadIndirectOp : Op<Util_Dialect, "global.load.indirect", [
+    TypesMatchWith<"the result is what the reference refers to", "source",
+                   "result",
+                   "::llvm::cast<PtrType>($_self).getTargetType()">]> {
+  let summary = "Reads the util.global a global.address refers to";
+  let arguments = (ins Util_PtrType:$source);
+  let results = (outs AnyType:$result);
+  let assemblyFormat =
+      "$source attr-dict `:` qualified(type($source)) `->` type($result)";
 }
 
 def Util_GlobalStoreOp : Op<Util_Dialect, "global.store"> {

@@ -20,6 +20,8 @@ using namespace mlir;
 
 namespace dispatchlab {
 
+using util::GlobalAddressOp;
+using util::GlobalLoadIndirectOp;
 using util::GlobalLoadOp;
 using util::GlobalOp;
 using util::GlobalStoreOp;
@@ -100,6 +102,35 @@ IRMapping cloneInitializer(InitializerOp initializer, func::FuncOp function) {
   return mapping;
 }
 
+/// IREE's older frontends read globals through references
+/// (util.global.address, util.global.load.indirect): each such load becomes
+/// the direct load of the global its reference names.
+LogicalResult resolveIndirectLoads(ModuleOp module) {
+  SmallVector<GlobalLoadIndirectOp> loads;
+  module.walk([&](GlobalLoadIndirectOp load) { loads.push_back(load); });
+  for (GlobalLoadIndirectOp load : loads) {
+    auto address = load.getSource().getDefiningOp<GlobalAddressOp>();
+    if (!address)
+      return emitError(load.getLoc(), "util.global.load.indirect of a "
+                                      "reference not from util.global.address");
+    OpBuilder builder(load);
+    auto direct = GlobalLoadOp::create(builder, load.getLoc(), load.getType(),
+                                       address.getGlobalAttr(), UnitAttr());
+    load.replaceAllUsesWith(direct.getResult());
+    load.erase();
+  }
+  SmallVector<GlobalAddressOp> addresses;
+  module.walk([&](GlobalAddressOp address) { addresses.push_back(address); });
+  for (GlobalAddressOp address : addresses) {
+    if (!address.use_empty())
+      return emitError(address.getLoc(), "util.global.address of ")
+             << address.getGlobalAttr()
+             << " is used other than by util.global.load.indirect";
+    address.erase();
+  }
+  return success();
+}
+
 /// IREE's initializers (HoistIntoGlobals' output) run their computation in
 /// each function that loads what they store, before that function's own
 /// ops: the program as it was before the hoisting, which `--pipeline=iree`
@@ -144,7 +175,8 @@ LogicalResult inlineInitializers(ModuleOp module) {
 } // namespace
 
 LogicalResult convertUtilGlobals(ModuleOp module) {
-  if (failed(inlineInitializers(module)) ||
+  if (failed(resolveIndirectLoads(module)) ||
+      failed(inlineInitializers(module)) ||
       failed(convertTensorConstants(module)))
     return failure();
   SmallVector<GlobalOp> globals(module.getOps<GlobalOp>());

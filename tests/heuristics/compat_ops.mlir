@@ -160,6 +160,20 @@ util.func public @global_loads() -> (tensor<4x2xf32>, tensor<2xf32>) {
 
 // -----
 
+// A global read through a reference, the spelling of IREE's older
+// frontends (tests/core/run_indirect_globals.mlir runs one).
+// CHECK-LABEL: util.func public @indirect_load
+//       CHECK:   %[[REF:.+]] = util.global.address @referenced : !util.ptr<tensor<2xf32>>
+//       CHECK:   util.global.load.indirect %[[REF]] : !util.ptr<tensor<2xf32>> -> tensor<2xf32>
+util.global private @referenced = dense<[1.0, 2.0]> : tensor<2xf32>
+util.func public @indirect_load() -> tensor<2xf32> {
+  %ref = util.global.address @referenced : !util.ptr<tensor<2xf32>>
+  %0 = util.global.load.indirect %ref : !util.ptr<tensor<2xf32>> -> tensor<2xf32>
+  util.return %0 : tensor<2xf32>
+}
+
+// -----
+
 // Weights kept in a parameter archive, with and without a scope, as IREE's
 // importers externalize them (tests/core/run_parameter_globals.mlir runs
 // one).
