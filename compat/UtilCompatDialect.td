@@ -24,7 +24,8 @@ include "mlir/Interfaces/SideEffectInterfaces.td"
 def Util_Dialect : Dialect {
   let name = "util";
   let cppNamespace = "::dispatchlab::util";
-  let summary = "IREE util.func / util.return / optimization_barrier spellings";
+  let summary = "IREE's util spellings: functions, globals, initializers, "
+                "optimization_barrier";
   let useDefaultAttributePrinterParser = 1;
   let useDefaultTypePrinterParser = 1;
 }
