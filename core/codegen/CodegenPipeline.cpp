@@ -129,14 +129,18 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
 std::string getForallPipeline(unsigned threads) {
   if (threads <= 1)
     return "func.func(scf-forall-to-for,"
-           "dispatchlab-promote-tile-temporaries-to-stack),"
+           "dispatchlab-promote-tile-temporaries-to-stack,"
+           "dispatchlab-prefetch-weight-panels),"
            "buffer-deallocation-pipeline,"
            "func.func(dispatchlab-free-buffers-after-last-use)";
   return "func.func(dispatchlab-serialize-small-tile-loops,"
          "scf-forall-to-parallel,dispatchlab-linearize-tile-loops,"
          "dispatchlab-block-tile-loops-per-thread{threads=" +
          std::to_string(threads) +
-         "},dispatchlab-promote-tile-temporaries-to-stack),"
+         "},dispatchlab-promote-tile-temporaries-to-stack,"
+         // Folds the linearization's index arithmetic, so panel indices
+         // read as the tile loop's induction variable divided.
+         "canonicalize,dispatchlab-prefetch-weight-panels),"
          "buffer-deallocation-pipeline,"
          "func.func(dispatchlab-free-buffers-after-last-use),"
          "async-parallel-for{num-workers=" +

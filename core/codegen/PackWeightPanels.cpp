@@ -216,6 +216,8 @@ void readPanels(BlockArgument argument, RankedTensorType packedType,
   function.setFunctionType(FunctionType::get(
       function.getContext(), function.front().getArgumentTypes(),
       function.getResultTypes()));
+  function.setArgAttr(argument.getArgNumber(), kWeightPanelsAttr,
+                      UnitAttr::get(function.getContext()));
   int64_t width = reads.width;
   for (PanelSlice read : reads.panels) {
     OpBuilder builder(read.slice);

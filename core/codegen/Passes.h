@@ -32,6 +32,11 @@ inline constexpr llvm::StringLiteral kDispatchBytesAttr = "dispatchlab.bytes";
 inline constexpr llvm::StringLiteral kWeightTransposeAttr =
     "dispatchlab.weight_transpose";
 
+/// Marks a dispatch argument PackWeightPanels laid out in column panels
+/// ([panels, d0, ..., T]); PrefetchWeightPanels reads it.
+inline constexpr llvm::StringLiteral kWeightPanelsAttr =
+    "dispatchlab.weight_panels";
+
 /// The external functions InstrumentDispatchCalls calls around each dispatch
 /// call, with the call site's index (i64), and the module attribute naming
 /// each index's callee (an array of strings).

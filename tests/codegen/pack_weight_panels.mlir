@@ -2,10 +2,11 @@
 
 // A weight of the model read by 32-column panels, one per tile: the
 // initializer packs [64, 128] into [4, 64, 32], the host passes that, and
-// each tile reads its panel whole (panel = column / 32).
+// each tile reads its panel whole (panel = column / 32). The packed dispatch
+// argument is marked for dispatchlab-prefetch-weight-panels.
 // CHECK-DAG:   #[[PANEL:.+]] = affine_map<(d0) -> (d0 floordiv 32)>
 // CHECK-LABEL: func.func private @host_dispatch_0
-// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<4x64x32xf32>)
+// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<4x64x32xf32> {dispatchlab.weight_panels})
 // CHECK:         scf.forall (%[[COL:.+]]) = (0) to (128) step (32)
 // CHECK:           %[[P:.+]] = affine.apply #[[PANEL]](%[[COL]])
 // CHECK:           tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 64, 32] [1, 1, 1] : tensor<4x64x32xf32> to tensor<64x32xf32>
@@ -39,7 +40,7 @@ func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x128xf32> {dispatchlab.parame
 // A layout the initializer already computes (a transposed filter) is packed
 // further: its result and the host argument bound to it change type.
 // CHECK-LABEL: func.func private @host_dispatch_0
-// CHECK-SAME:    (%{{.+}}: tensor<1x5x5x8xf32>, %{{.+}}: tensor<2x3x3x8x32xf32>)
+// CHECK-SAME:    (%{{.+}}: tensor<1x5x5x8xf32>, %{{.+}}: tensor<2x3x3x8x32xf32> {dispatchlab.weight_panels})
 // CHECK:         tensor.extract_slice %{{.+}}[%{{.+}}, 0, 0, 0, 0] [1, 3, 3, 8, 32] [1, 1, 1, 1, 1] : tensor<2x3x3x8x32xf32> to tensor<3x3x8x32xf32>
 // CHECK-LABEL: func.func @host_initializer
 // CHECK-SAME:    -> tensor<2x3x3x8x32xf32>
@@ -138,7 +139,7 @@ func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x128xf32> {dispatchlab.parame
 // stored as the matrix the dispatch reads): the initializer reshapes its
 // own copy the same way before packing it.
 // CHECK-LABEL: func.func private @host_dispatch_0
-// CHECK-SAME:    (%{{.+}}: tensor<8x64xf32>, %{{.+}}: tensor<4x64x32xf32>)
+// CHECK-SAME:    (%{{.+}}: tensor<8x64xf32>, %{{.+}}: tensor<4x64x32xf32> {dispatchlab.weight_panels})
 // CHECK-LABEL: func.func @host_initializer
 // CHECK-SAME:    (%[[SRC:.+]]: tensor<64x1x128xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<4x64x32xf32>
 // CHECK:         %[[M:.+]] = tensor.collapse_shape %[[SRC]] {{\[}}[0, 1], [2]] : tensor<64x1x128xf32> into tensor<64x128xf32>
@@ -173,7 +174,7 @@ func.func @host(%x: tensor<8x64xf32>, %w3: tensor<64x1x128xf32> {dispatchlab.par
 // the first 8 columns of panel 2.
 // CHECK-DAG:   #[[PANEL:.+]] = affine_map<(d0) -> (d0 floordiv 32)>
 // CHECK-LABEL: func.func private @host_dispatch_0
-// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<3x64x32xf32>)
+// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<3x64x32xf32> {dispatchlab.weight_panels})
 // CHECK:         scf.forall (%[[COL:.+]]) = (0) to (64) step (32)
 // CHECK:           %[[P:.+]] = affine.apply #[[PANEL]](%[[COL]])
 // CHECK:           tensor.extract_slice %[[W]][%[[P]], 0, 0] [1, 64, 32] [1, 1, 1] : tensor<3x64x32xf32> to tensor<64x32xf32>
