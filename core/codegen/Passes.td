@@ -238,23 +238,24 @@ def PrefetchWeightPanelsPass
   let description = [{
     Runs on dispatch functions after bufferization, once the tile loops are
     loops. A dispatch argument PackWeightPanels laid out in column panels
-    (`dispatchlab.weight_panels`, [panels, d0, ..., T]) of at least
-    `min-bytes` is read panel by panel: a tile loop's induction variable
-    (or an affine function of it) picks the panel, and loops inside it read
-    the panel with vector reads. The innermost such loop gets
-    `memref.prefetch`es (read, locality 2: into L2) of the panel the tile
-    loop's next iteration reads, its lines spread evenly over every
-    iteration of the loops between: iteration g of G prefetches lines
-    [g * L / G, g * L / G + ceil(L / G)) of the L the panel has.
+    (`dispatchlab.weight_panels`, [panels, d0, ..., T]) is read panel by
+    panel: a tile loop's induction variable, divided by a multiple of its
+    step (the linearized tiles of two threads: tile / rows), picks the
+    panel, and loops inside it read the panel with vector reads. The
+    innermost such loop gets `memref.prefetch`es (read, locality 2: into
+    L2) of the next panel, its L lines spread evenly over the G iterations
+    that read one panel: iteration g prefetches lines [g * L / G, g * L / G
+    + ceil(L / G)). A panel those loops read only once (a matrix-vector
+    product's) is a stream the hardware prefetchers follow, and is left
+    alone.
 
-    A weight too large for the caches is otherwise read from DRAM on its
-    panel's first use, in one burst, while the rest of the panel's tiles
-    compute from cache. ResNet-50's stage-4 1x1 convolutions (4 MB of
-    weights, 256 KB panels over 7 rows of 7 pixels) took 0.71 ms in the
-    model against 0.48 ms with their weights in L3 (docs/codegen.md,
-    "Prefetching weight panels"). IREE's mmt4d ukernel likewise prefetches
-    the panels it reads next (`IREE_UK_PREFETCH_RO`, added for a measured
-    need, IREE #13332).
+    A panel otherwise comes from DRAM on its first use, while its other
+    tiles compute from cache. ResNet-50's stage-4 1x1 convolutions (4 MB of
+    weights, 256 KB panels read by 7 row tiles each) took 0.67-0.72 ms in
+    the model, 0.51-0.56 ms with the prefetches, 0.48 ms alone with their
+    weights in L3 (docs/codegen.md, "The next panel, prefetched"). IREE's
+    mmt4d ukernel also prefetches the panels it is about to read
+    (`IREE_UK_PREFETCH_RO`, IREE #13332).
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::memref::MemRefDialect"];
