@@ -6,8 +6,8 @@
 // their 7 pixel rows, which then waits on memory while the other six
 // compute from cache. This pass spreads the loading of the next panel over
 // every iteration of the current one: the innermost loop reading a panel
-// prefetches its share of the next panel's lines into L2. IREE's mmt4d ukernel also prefetches the panels
-// it is about to read (IREE_UK_PREFETCH_RO).
+// prefetches its share of the next panel's lines into L2. IREE's mmt4d ukernel
+// also prefetches the panels it is about to read (IREE_UK_PREFETCH_RO).
 //
 //===----------------------------------------------------------------------===//
 
