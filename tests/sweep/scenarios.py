@@ -225,9 +225,9 @@ def restart_coordinator(c):
     # A report the killed coordinator stored but could not answer is sent
     # again to the new one, which ignores it as a duplicate: every job has
     # a report, accepted then or on that resend.
-    reported = {re.search(r"job (\d+) ", line).group(1) for w in workers
-                for line in log_lines(w)
-                if re.search(r"job \d+ lease \d+ SUCCEEDED", line)}
+    reports = (re.search(r"job (\d+) lease \d+ SUCCEEDED", line)
+               for w in workers for line in log_lines(w))
+    reported = {report.group(1) for report in reports if report}
     if len(reported) != 12:
         fail(f"reports accepted for {len(reported)} of 12 jobs")
     print(f"coordinator killed with {done_at_kill}/12 done and restarted; "
