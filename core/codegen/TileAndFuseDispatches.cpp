@@ -422,12 +422,6 @@ struct TileAndFuseDispatchesPass
   LogicalResult splitAndTile(RewriterBase &rewriter, linalg::LinalgOp root,
                              unsigned loop, int64_t at,
                              ArrayRef<int64_t> targets) {
-    rewriter.setInsertionPoint(root);
-    auto [head, tail] =
-        linalg::splitOp(rewriter, cast<TilingInterface>(root.getOperation()),
-                        loop, rewriter.getIndexAttr(at));
-    if (!head || !tail)
-      return root.emitOpError("splitting loop ") << loop << " failed";
     // Head and tail often slice the same producer: each listed once, so
     // that erasing it leaves no dangling entry.
     llvm::SetVector<Operation *> producers;
@@ -435,10 +429,14 @@ struct TileAndFuseDispatchesPass
     auto keepWhole = [&](Operation *op) {
       return llvm::is_contained(unfused, op);
     };
-    if (failed(sliceProducers(rewriter, head, producers, keepWhole)) ||
-        failed(sliceProducers(rewriter, tail, producers, keepWhole)) ||
-        failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*head), targets)) ||
-        failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*tail), targets)))
+    auto parts = splitAndSliceProducers(
+        rewriter, cast<TilingInterface>(root.getOperation()), loop, at,
+        producers, keepWhole);
+    if (failed(parts) ||
+        failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*parts->first),
+                           targets)) ||
+        failed(tileAndFuse(rewriter, cast<linalg::LinalgOp>(*parts->second),
+                           targets)))
       return failure();
     SmallVector<Operation *> originals = producers.takeVector();
     eraseDead(rewriter, originals);

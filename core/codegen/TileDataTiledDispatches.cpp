@@ -197,19 +197,14 @@ LogicalResult tileRoot(RewriterBase &rewriter, TilingInterface root,
       sizes[dim] = std::min(size, *extent);
       continue;
     }
-    rewriter.setInsertionPoint(root);
-    auto [head, tail] = linalg::splitOp(
-        rewriter, root, dim, rewriter.getIndexAttr(*extent / size * size));
-    if (!head || !tail)
-      return root->emitOpError("splitting loop ") << dim << " failed";
     llvm::SetVector<Operation *> originals;
     SmallVector<int64_t> tailSizes(sizes);
     tailSizes[dim] = *extent % size;
     auto keepNone = [](Operation *) { return false; };
-    if (failed(sliceProducers(rewriter, head, originals, keepNone)) ||
-        failed(sliceProducers(rewriter, tail, originals, keepNone)) ||
-        failed(tileRoot(rewriter, head, sizes)) ||
-        failed(tileRoot(rewriter, tail, tailSizes)))
+    auto parts = splitAndSliceProducers(
+        rewriter, root, dim, *extent / size * size, originals, keepNone);
+    if (failed(parts) || failed(tileRoot(rewriter, parts->first, sizes)) ||
+        failed(tileRoot(rewriter, parts->second, tailSizes)))
       return failure();
     SmallVector<Operation *> dead = originals.takeVector();
     eraseDead(rewriter, dead);

@@ -2,9 +2,11 @@
 
 #include "core/codegen/TileHelpers.h"
 
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Dialect/Tensor/Transforms/Transforms.h"
-#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 
 using namespace mlir;
 
@@ -30,9 +32,66 @@ void eraseDead(RewriterBase &rewriter, SmallVector<Operation *> &ops) {
   }
 }
 
-LogicalResult sliceProducers(RewriterBase &rewriter, Operation *part,
-                             llvm::SetVector<Operation *> &originals,
-                             llvm::function_ref<bool(Operation *)> keepWhole) {
+static bool areDisjoint(OffsetSizeAndStrideOpInterface a,
+                        OffsetSizeAndStrideOpInterface b) {
+  FailureOr<bool> overlap = ValueBoundsConstraintSet::areOverlappingSlices(
+      a->getContext(), HyperrectangularSlice(a), HyperrectangularSlice(b));
+  return succeeded(overlap) && !*overlap;
+}
+
+static std::optional<int64_t> getVolume(ArrayRef<int64_t> sizes) {
+  if (ShapedType::isDynamicShape(sizes))
+    return std::nullopt;
+  return ShapedType::getNumElements(sizes);
+}
+
+/// The tail's inits slice the head's results inserted into the original
+/// inits; a slice disjoint from the head's reads the original init when an
+/// op computes it (an empty one stays: the slice of the insertion keeps the
+/// tail writing in place).
+static void readOriginalInits(RewriterBase &rewriter, Operation *tail) {
+  auto destinationStyle = cast<DestinationStyleOpInterface>(tail);
+  for (OpOperand &init : destinationStyle.getDpsInitsMutable()) {
+    auto slice = init.get().getDefiningOp<tensor::ExtractSliceOp>();
+    auto insert = slice
+                      ? slice.getSource().getDefiningOp<tensor::InsertSliceOp>()
+                      : nullptr;
+    if (insert && insert.getDest().getDefiningOp<TilingInterface>() &&
+        areDisjoint(slice, insert))
+      rewriter.modifyOpInPlace(
+          slice, [&] { slice.getSourceMutable().assign(insert.getDest()); });
+  }
+}
+
+/// Inserts the head's results into empty tensors where the head's and the
+/// tail's disjoint slices make up the whole result and nothing else reads
+/// the original init through the head's insertion.
+static void dropOverwrittenInits(RewriterBase &rewriter, Operation *tail) {
+  for (Operation *user : tail->getUsers()) {
+    auto second = dyn_cast<tensor::InsertSliceOp>(user);
+    auto first = second
+                     ? second.getDest().getDefiningOp<tensor::InsertSliceOp>()
+                     : nullptr;
+    if (!first || !first->hasOneUse() || !areDisjoint(first, second))
+      continue;
+    RankedTensorType type = first.getDestType();
+    std::optional<int64_t> head = getVolume(first.getStaticSizes());
+    std::optional<int64_t> rest = getVolume(second.getStaticSizes());
+    std::optional<int64_t> whole = getVolume(type.getShape());
+    if (!head || !rest || !whole || *head + *rest != *whole)
+      continue;
+    rewriter.setInsertionPoint(first);
+    Value empty = tensor::EmptyOp::create(
+        rewriter, first.getLoc(), type.getShape(), type.getElementType());
+    rewriter.modifyOpInPlace(first,
+                             [&] { first.getDestMutable().assign(empty); });
+  }
+}
+
+static LogicalResult
+sliceProducers(RewriterBase &rewriter, Operation *part,
+               llvm::SetVector<Operation *> &originals,
+               llvm::function_ref<bool(Operation *)> keepWhole) {
   SmallVector<Operation *> worklist = {part};
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val();
@@ -54,6 +113,24 @@ LogicalResult sliceProducers(RewriterBase &rewriter, Operation *part,
     }
   }
   return success();
+}
+
+FailureOr<std::pair<TilingInterface, TilingInterface>>
+splitAndSliceProducers(RewriterBase &rewriter, TilingInterface root,
+                       unsigned loop, int64_t at,
+                       llvm::SetVector<Operation *> &originals,
+                       llvm::function_ref<bool(Operation *)> keepWhole) {
+  rewriter.setInsertionPoint(root);
+  auto [head, tail] =
+      linalg::splitOp(rewriter, root, loop, rewriter.getIndexAttr(at));
+  if (!head || !tail)
+    return root->emitOpError("splitting loop ") << loop << " failed";
+  readOriginalInits(rewriter, tail);
+  dropOverwrittenInits(rewriter, tail);
+  if (failed(sliceProducers(rewriter, head, originals, keepWhole)) ||
+      failed(sliceProducers(rewriter, tail, originals, keepWhole)))
+    return failure();
+  return std::make_pair(head, tail);
 }
 
 } // namespace dispatchlab

@@ -283,6 +283,37 @@ func.func @split_vector_remainder_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x
 
 // -----
 
+// A contraction accumulating into its bias broadcast (a 1x1 convolution's
+// bias as init), split at column 16: the tail's init is its slice of the
+// broadcast, not of the head's result inserted into it, so each part
+// broadcasts its own bias columns in its tiles; the head's result goes
+// into an empty tensor, and no broadcast of the whole result runs first.
+// CHECK-LABEL: func.func @split_bias_init_dispatch
+// CHECK-NOT:     linalg.generic
+// CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8)
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<16xf32>) outs(%{{.+}} : tensor<8x16xf32>)
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x16xf32>)
+// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<16x24xf32>
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %[[EMPTY]][0, 0] [16, 16] [1, 1]
+// CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (16) step (8)
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf32>) outs(%{{.+}} : tensor<8x8xf32>)
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x8xf32>)
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 16] [16, 8] [1, 1]
+// CHECK-NOT:     linalg.
+#idb = affine_map<(d0, d1) -> (d0, d1)>
+#rowb = affine_map<(d0, d1) -> (d1)>
+func.func @split_bias_init_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<16x24xf32>
+  %init = linalg.generic {indexing_maps = [#rowb, #idb], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<24xf32>) outs(%empty : tensor<16x24xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<16x24xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x24xf32>) outs(%init : tensor<16x24xf32>) -> tensor<16x24xf32>
+  return %mm : tensor<16x24xf32>
+}
+
+// -----
+
 // A remainder that is no register of its own stays in the tiles: 49
 // columns (seed 004's) go 7 at a time, not 48 and a one-column slice.
 // CHECK-LABEL: func.func @ragged_remainder_stays_dispatch
