@@ -146,6 +146,18 @@ bool isReadRepeatedly(MemRefType weights, PanelRead read,
          panelElements;
 }
 
+/// Drops inner read loops while the iterations reading one panel outnumber
+/// its lines: each iteration then prefetches at least one line of its own
+/// instead of a line the iteration before also prefetched, and the address
+/// arithmetic runs fewer times (ResNet-50's 7x7 stem: 294 lines, 686
+/// iterations of 48 FMAs each in the innermost loop).
+void hoistToLineRate(ReadLoops &loops, int64_t tilesPerPanel, int64_t lines) {
+  while (loops.loops.size() > 1 && tilesPerPanel * loops.iterations > lines) {
+    loops.iterations /= loops.loops.back().getStaticTripCount()->getSExtValue();
+    loops.loops.pop_back();
+  }
+}
+
 /// Iteration g of the G iterations that read one panel, as an affine
 /// function of `inductionVars` (filled in): the tile's place among its
 /// panel's tiles, then the read loops linearized.
@@ -187,11 +199,18 @@ void prefetchLine(OpBuilder &builder, Location loc, Value weights, Value panel,
                              /*isDataCache=*/true);
 }
 
-/// Inserts, first in the innermost read loop (after the panel index if that
-/// loop computes it), the prefetches of this iteration's share of the next
-/// panel's L lines: iteration g of G takes [g * L / G, g * L / G +
-/// ceil(L / G)), clamped to the panel.
-void prefetchNextPanel(PanelRead read, const ReadLoops &loops) {
+/// Inserts, first in the innermost read loop left by hoistToLineRate (after
+/// the panel index if that loop computes it), the prefetches of this
+/// iteration's share of the next panel's L lines: iteration g of G takes [g * L
+/// / G, g * L / G + ceil(L / G)), clamped to the panel.
+void prefetchNextPanel(PanelRead read, ReadLoops loops) {
+  Value weights = read.panel.getSource();
+  auto type = cast<MemRefType>(weights.getType());
+  int64_t panels = type.getDimSize(0);
+  int64_t lines = llvm::divideCeil(type.getNumElements() / panels *
+                                       type.getElementTypeBitWidth() / 8,
+                                   kCacheLineBytes);
+  hoistToLineRate(loops, read.tilesPerPanel, lines);
   scf::ForOp innermost = loops.loops.back();
   OpBuilder builder = OpBuilder::atBlockBegin(innermost.getBody());
   auto panelIndex = cast<Value>(read.panel.getMixedOffsets().front());
@@ -201,12 +220,6 @@ void prefetchNextPanel(PanelRead read, const ReadLoops &loops) {
       return;
     builder.setInsertionPointAfter(definition);
   }
-  Value weights = read.panel.getSource();
-  auto type = cast<MemRefType>(weights.getType());
-  int64_t panels = type.getDimSize(0);
-  int64_t lines = llvm::divideCeil(type.getNumElements() / panels *
-                                       type.getElementTypeBitWidth() / 8,
-                                   kCacheLineBytes);
   MLIRContext *context = builder.getContext();
   Location loc = read.panel.getLoc();
   AffineExpr d0 = builder.getAffineDimExpr(0);

@@ -166,3 +166,46 @@ func.func @index_in_read_loop(%w: memref<4x32x16xf32> {dispatchlab.weight_panels
   }
   return
 }
+
+// -----
+
+// Panels of 4 lines read by 16 iterations (4 row tiles x 4 steps of one
+// row): the innermost loop would prefetch each line four times over, so the
+// prefetch moves out to the row-tile loop, where each of the 4 iterations
+// prefetches a line of its own (line r of the next panel).
+// CHECK-DAG:   #[[NEXT:.+]] = affine_map<(d0) -> (d0 + 1, 3)>
+// CHECK-DAG:   #[[LINE:.+]] = affine_map<(d0, d1) -> (d1, 3)>
+// CHECK-LABEL: func.func @few_lines_per_panel
+// CHECK-SAME:    (%[[W:.+]]: memref<4x4x16xf32> {dispatchlab.weight_panels}
+// CHECK:         scf.for %[[N:.+]] = %c0 to %c64 step %c16
+// CHECK:           scf.for %[[R:.+]] = %c0 to %c4 step %c1
+// CHECK-NEXT:        %[[P:.+]] = affine.apply #{{.+}}(%[[N]])
+// CHECK-NEXT:        %[[NEXTP:.+]] = affine.min #[[NEXT]](%[[P]])
+// CHECK-NEXT:        %[[L:.+]] = affine.min #[[LINE]](%[[N]], %[[R]])
+// CHECK:             memref.prefetch %[[W]][%[[NEXTP]], %{{.+}}, %{{.+}}], read, locality<2>, data
+// CHECK-NEXT:        memref.subview
+// CHECK:             scf.for
+// CHECK-NOT:           memref.prefetch
+// CHECK:               vector.transfer_read
+func.func @few_lines_per_panel(%w: memref<4x4x16xf32> {dispatchlab.weight_panels}, %out: memref<4x64xf32>) attributes {dispatchlab.dispatch} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c16 = arith.constant 16 : index
+  %c64 = arith.constant 64 : index
+  %pad = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  scf.for %n = %c0 to %c64 step %c16 {
+    scf.for %r = %c0 to %c4 step %c1 {
+      %p = affine.apply affine_map<(d0) -> (d0 floordiv 16)>(%n)
+      %panel = memref.subview %w[%p, 0, 0] [1, 4, 16] [1, 1, 1] : memref<4x4x16xf32> to memref<4x16xf32, strided<[16, 1], offset: ?>>
+      %sum = scf.for %k = %c0 to %c4 step %c1 iter_args(%acc = %zero) -> (vector<16xf32>) {
+        %v = vector.transfer_read %panel[%k, %c0], %pad {in_bounds = [true]} : memref<4x16xf32, strided<[16, 1], offset: ?>>, vector<16xf32>
+        %s = arith.addf %v, %acc : vector<16xf32>
+        scf.yield %s : vector<16xf32>
+      }
+      vector.transfer_write %sum, %out[%r, %n] {in_bounds = [true]} : vector<16xf32>, memref<4x64xf32>
+    }
+  }
+  return
+}
