@@ -245,9 +245,11 @@ def PrefetchWeightPanelsPass
     innermost such loop gets `memref.prefetch`es (read, locality 2: into
     L2) of the next panel, its L lines spread evenly over the G iterations
     that read one panel: iteration g prefetches lines [g * L / G, g * L / G
-    + ceil(L / G)). A panel those loops read only once (a matrix-vector
-    product's) is a stream the hardware prefetchers follow, and is left
-    alone.
+    + ceil(L / G)). Where G exceeds L, the prefetches go to the outer read
+    loop at which the iterations no longer outnumber the lines, so none
+    repeats the line of the one before. A panel those loops read only once
+    (a matrix-vector product's) is a stream the hardware prefetchers
+    follow, and is left alone.
 
     A panel otherwise comes from DRAM on its first use, while its other
     tiles compute from cache. ResNet-50's stage-4 1x1 convolutions (4 MB of
