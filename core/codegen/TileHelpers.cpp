@@ -39,12 +39,6 @@ static bool areDisjoint(OffsetSizeAndStrideOpInterface a,
   return succeeded(overlap) && !*overlap;
 }
 
-static std::optional<int64_t> getVolume(ArrayRef<int64_t> sizes) {
-  if (ShapedType::isDynamicShape(sizes))
-    return std::nullopt;
-  return ShapedType::getNumElements(sizes);
-}
-
 /// The tail's inits slice the head's results inserted into the original
 /// inits; a slice disjoint from the head's reads the original init when an
 /// op computes it (an empty one stays: the slice of the insertion keeps the
@@ -74,11 +68,12 @@ static void dropOverwrittenInits(RewriterBase &rewriter, Operation *tail) {
                      : nullptr;
     if (!first || !first->hasOneUse() || !areDisjoint(first, second))
       continue;
+    RankedTensorType head = first.getSourceType();
+    RankedTensorType rest = second.getSourceType();
     RankedTensorType type = first.getDestType();
-    std::optional<int64_t> head = getVolume(first.getStaticSizes());
-    std::optional<int64_t> rest = getVolume(second.getStaticSizes());
-    std::optional<int64_t> whole = getVolume(type.getShape());
-    if (!head || !rest || !whole || *head + *rest != *whole)
+    if (!head.hasStaticShape() || !rest.hasStaticShape() ||
+        !type.hasStaticShape() ||
+        head.getNumElements() + rest.getNumElements() != type.getNumElements())
       continue;
     rewriter.setInsertionPoint(first);
     Value empty = tensor::EmptyOp::create(
