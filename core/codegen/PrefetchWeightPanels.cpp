@@ -69,9 +69,22 @@ std::pair<Value, int64_t> getPanelIndexDivisor(Value index) {
   return {index, 1};
 }
 
+/// `index` without a remainder by a constant (arith.remsi/remui) taken of
+/// it. Two threads' linearized tile loop picks panel (t floordiv d) mod n
+/// when a tile dim outside the panels' comes first (mobilenet_v2's 1x1
+/// expansions: rows, then panels, then column tiles); the d / step
+/// consecutive tiles of a panel are the same as without the remainder.
+Value stripRemainder(Value index) {
+  Operation *op = index.getDefiningOp();
+  if (isa_and_present<arith::RemSIOp, arith::RemUIOp>(op) &&
+      getConstantIntValue(op->getOperand(1)))
+    return op->getOperand(0);
+  return index;
+}
+
 /// Whether `panel` selects one whole panel of `weights` at an index that is
 /// an enclosing scf.for's induction variable divided by a multiple of its
-/// step (the tiles of one panel consecutive).
+/// step, maybe modulo a constant (the tiles of one panel consecutive).
 std::optional<PanelRead> getPanelRead(memref::SubViewOp panel, Value weights) {
   if (panel.getSource() != weights || !panel.hasUnitStride())
     return std::nullopt;
@@ -85,7 +98,7 @@ std::optional<PanelRead> getPanelRead(memref::SubViewOp panel, Value weights) {
   auto index = dyn_cast<Value>(offsets.front());
   if (!index || !isConstantIntValue(sizes.front(), 1))
     return std::nullopt;
-  auto [inductionVar, divisor] = getPanelIndexDivisor(index);
+  auto [inductionVar, divisor] = getPanelIndexDivisor(stripRemainder(index));
   if (!inductionVar)
     return std::nullopt;
   auto tileLoop = scf::getForInductionVarOwner(inductionVar);
@@ -179,22 +192,31 @@ AffineExpr getPanelIteration(PanelRead read, const ReadLoops &loops,
   return iteration;
 }
 
-/// Prefetches line `line` (an index) of panel `panel` of `weights`: its
-/// first element's indices, the line delinearized over the panel's dims.
-void prefetchLine(OpBuilder &builder, Location loc, Value weights, Value panel,
-                  Value line) {
+/// `weights` viewed as [panels, elements of a panel], made once at the
+/// function's entry: a line's prefetch then costs one multiply of its index,
+/// where delinearizing it over the panel's dims took a divide and a
+/// remainder per dim, which LLVM's SLP vectorizer spread over vector
+/// registers (mobilenet_v2's 96 -> 576 expansions on two threads, 16 lines an
+/// iteration: 0.060 -> 0.123 ms).
+Value getFlatPanels(Value weights) {
   auto type = cast<MemRefType>(weights.getType());
+  SmallVector<ReassociationIndices> dims = {{0}, {}};
+  for (int64_t dim = 1; dim < type.getRank(); ++dim)
+    dims.back().push_back(dim);
+  auto builder = OpBuilder::atBlockBegin(weights.getParentBlock());
+  return memref::CollapseShapeOp::create(builder, weights.getLoc(), weights,
+                                         dims);
+}
+
+/// Prefetches line `line` (an index) of panel `panel` of `flatPanels`.
+void prefetchLine(OpBuilder &builder, Location loc, Value flatPanels,
+                  Value panel, Value line) {
+  auto type = cast<MemRefType>(flatPanels.getType());
   int64_t lineElements = kCacheLineBytes * 8 / type.getElementTypeBitWidth();
-  SmallVector<Value> indices = {panel};
-  int64_t stride = type.getNumElements() / type.getDimSize(0);
-  for (int64_t size : type.getShape().drop_front()) {
-    stride /= size;
-    AffineExpr element = builder.getAffineDimExpr(0) * lineElements;
-    indices.push_back(affine::AffineApplyOp::create(
-        builder, loc, AffineMap::get(1, 0, element.floorDiv(stride) % size),
-        line));
-  }
-  memref::PrefetchOp::create(builder, loc, weights, indices,
+  Value element = affine::AffineApplyOp::create(
+      builder, loc,
+      AffineMap::get(1, 0, builder.getAffineDimExpr(0) * lineElements), line);
+  memref::PrefetchOp::create(builder, loc, flatPanels, {panel, element},
                              /*isWrite=*/false, /*localityHint=*/2,
                              /*isDataCache=*/true);
 }
@@ -203,9 +225,8 @@ void prefetchLine(OpBuilder &builder, Location loc, Value weights, Value panel,
 /// the panel index if that loop computes it), the prefetches of this
 /// iteration's share of the next panel's L lines: iteration g of G takes [g * L
 /// / G, g * L / G + ceil(L / G)), clamped to the panel.
-void prefetchNextPanel(PanelRead read, ReadLoops loops) {
-  Value weights = read.panel.getSource();
-  auto type = cast<MemRefType>(weights.getType());
+void prefetchNextPanel(PanelRead read, ReadLoops loops, Value flatPanels) {
+  auto type = cast<MemRefType>(read.panel.getSource().getType());
   int64_t panels = type.getDimSize(0);
   int64_t lines = llvm::divideCeil(type.getNumElements() / panels *
                                        type.getElementTypeBitWidth() / 8,
@@ -240,7 +261,7 @@ void prefetchNextPanel(PanelRead read, ReadLoops loops) {
                        {first, getAffineConstantExpr(lines - 1, context)},
                        context),
         inductionVars);
-    prefetchLine(builder, loc, weights, nextPanel, lineIndex);
+    prefetchLine(builder, loc, flatPanels, nextPanel, lineIndex);
   }
 }
 
@@ -253,15 +274,20 @@ struct PrefetchWeightPanelsPass
     for (BlockArgument argument : function.getArguments()) {
       auto type = dyn_cast<MemRefType>(argument.getType());
       if (!function.getArgAttr(argument.getArgNumber(), kWeightPanelsAttr) ||
-          !type || !type.hasStaticShape() || type.getRank() < 2)
+          !type || !type.hasStaticShape() || type.getRank() < 2 ||
+          !type.getLayout().isIdentity())
         continue;
+      Value flatPanels;
       for (Operation *user : llvm::make_early_inc_range(argument.getUsers()))
         if (auto subview = dyn_cast<memref::SubViewOp>(user))
           if (std::optional<PanelRead> read = getPanelRead(subview, argument))
             if (std::optional<ReadLoops> loops =
                     getReadLoops(subview, read->tileLoop);
-                loops && isReadRepeatedly(type, *read, *loops))
-              prefetchNextPanel(*read, *loops);
+                loops && isReadRepeatedly(type, *read, *loops)) {
+              if (!flatPanels)
+                flatPanels = getFlatPanels(argument);
+              prefetchNextPanel(*read, *loops, flatPanels);
+            }
     }
   }
 };

@@ -4,24 +4,25 @@
 // loop over 64 columns in steps of 16 picks the panel; 4 row tiles read it
 // in 4 steps of 8 rows: 16 iterations per panel, so iteration g = 4r + k/8
 // prefetches lines 2g and 2g + 1 of the next panel (the last panel its own),
-// one row of 16 floats each.
+// one row of 16 floats each, through a [panel, element] view of the weights.
 // CHECK-DAG:   #[[NEXT:.+]] = affine_map<(d0) -> (d0 + 1, 3)>
 // CHECK-DAG:   #[[LINE0:.+]] = affine_map<(d0, d1, d2) -> ((d1 * 4 + d2 floordiv 8) * 2, 31)>
 // CHECK-DAG:   #[[LINE1:.+]] = affine_map<(d0, d1, d2) -> ((d1 * 4 + d2 floordiv 8) * 2 + 1, 31)>
-// CHECK-DAG:   #[[ROW:.+]] = affine_map<(d0) -> (d0 mod 32)>
+// CHECK-DAG:   #[[ELEMENT:.+]] = affine_map<(d0) -> (d0 * 16)>
 // CHECK-LABEL: func.func @nested_tile_loops
 // CHECK-SAME:    (%[[W:.+]]: memref<4x32x16xf32> {dispatchlab.weight_panels}
+// CHECK-NEXT:    %[[FLAT:.+]] = memref.collapse_shape %[[W]] {{\[}}[0], [1, 2]] : memref<4x32x16xf32> into memref<4x512xf32>
 // CHECK:         scf.for %[[N:.+]] = %c0 to %c64 step %c16
 // CHECK:           scf.for %[[R:.+]] = %c0 to %c4 step %c1
 // CHECK:             %[[P:.+]] = affine.apply #{{.+}}(%[[N]])
 // CHECK:             scf.for %[[K:.+]] = %c0 to %c32 step %c8
 // CHECK-NEXT:          %[[NEXTP:.+]] = affine.min #[[NEXT]](%[[P]])
 // CHECK-NEXT:          %[[L0:.+]] = affine.min #[[LINE0]](%[[N]], %[[R]], %[[K]])
-// CHECK-NEXT:          %[[ROW0:.+]] = affine.apply #[[ROW]](%[[L0]])
-// CHECK-NEXT:          %[[COL0:.+]] = affine.apply #{{.+}}(%[[L0]])
-// CHECK-NEXT:          memref.prefetch %[[W]][%[[NEXTP]], %[[ROW0]], %[[COL0]]], read, locality<2>, data
+// CHECK-NEXT:          %[[E0:.+]] = affine.apply #[[ELEMENT]](%[[L0]])
+// CHECK-NEXT:          memref.prefetch %[[FLAT]][%[[NEXTP]], %[[E0]]], read, locality<2>, data
 // CHECK-NEXT:          %[[L1:.+]] = affine.min #[[LINE1]](%[[N]], %[[R]], %[[K]])
-// CHECK:               memref.prefetch %[[W]][%[[NEXTP]], %{{.+}}, %{{.+}}], read, locality<2>, data
+// CHECK-NEXT:          %[[E1:.+]] = affine.apply #[[ELEMENT]](%[[L1]])
+// CHECK-NEXT:          memref.prefetch %[[FLAT]][%[[NEXTP]], %[[E1]]], read, locality<2>, data
 // CHECK-NEXT:          vector.transfer_read
 func.func @nested_tile_loops(%w: memref<4x32x16xf32> {dispatchlab.weight_panels}, %out: memref<4x64xf32>) attributes {dispatchlab.dispatch} {
   %c0 = arith.constant 0 : index
@@ -78,6 +79,42 @@ func.func @linearized_tiles(%w: memref<4x32x16xf32> {dispatchlab.weight_panels},
       scf.yield %s : vector<16xf32>
     }
     vector.transfer_write %sum, %out[%t, %c0] {in_bounds = [true]} : vector<16xf32>, memref<16x16xf32>
+  }
+  return
+}
+
+// -----
+
+// Linearized tiles with an outer tile dim first (rows, then panels, then 4
+// column tiles): tile t reads panel (t / 4) mod 4, still its panel's
+// (t mod 4)th, so the prefetches are those of @linearized_tiles.
+// CHECK-DAG:   #[[NEXT:.+]] = affine_map<(d0) -> (d0 + 1, 3)>
+// CHECK-DAG:   #[[LINE0:.+]] = affine_map<(d0, d1) -> (((d0 mod 4) * 4 + d1 floordiv 8) * 2, 31)>
+// CHECK-LABEL: func.func @panels_inside_rows
+// CHECK:         scf.for %[[T:.+]] = %{{.+}} to %{{.+}} step %c1
+// CHECK:           %[[P:.+]] = arith.remsi %{{.+}}, %c4
+// CHECK:           scf.for %[[K:.+]] = %c0 to %c32 step %c8
+// CHECK-NEXT:        %[[NEXTP:.+]] = affine.min #[[NEXT]](%[[P]])
+// CHECK-NEXT:        affine.min #[[LINE0]](%[[T]], %[[K]])
+// CHECK-COUNT-2:     memref.prefetch %{{.+}}[%[[NEXTP]],
+func.func @panels_inside_rows(%w: memref<4x32x16xf32> {dispatchlab.weight_panels}, %out: memref<64x16xf32>, %first: index, %last: index) attributes {dispatchlab.dispatch} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %pad = ub.poison : f32
+  %zero = arith.constant dense<0.0> : vector<16xf32>
+  scf.for %t = %first to %last step %c1 {
+    %q = arith.divsi %t, %c4 : index
+    %p = arith.remsi %q, %c4 : index
+    %panel = memref.subview %w[%p, 0, 0] [1, 32, 16] [1, 1, 1] : memref<4x32x16xf32> to memref<32x16xf32, strided<[16, 1], offset: ?>>
+    %sum = scf.for %k = %c0 to %c32 step %c8 iter_args(%acc = %zero) -> (vector<16xf32>) {
+      %v = vector.transfer_read %panel[%k, %c0], %pad {in_bounds = [true, true]} : memref<32x16xf32, strided<[16, 1], offset: ?>>, vector<8x16xf32>
+      %s = vector.multi_reduction <add>, %v, %acc [0] : vector<8x16xf32> to vector<16xf32>
+      scf.yield %s : vector<16xf32>
+    }
+    vector.transfer_write %sum, %out[%t, %c0] {in_bounds = [true]} : vector<16xf32>, memref<64x16xf32>
   }
   return
 }
@@ -177,12 +214,13 @@ func.func @index_in_read_loop(%w: memref<4x32x16xf32> {dispatchlab.weight_panels
 // CHECK-DAG:   #[[LINE:.+]] = affine_map<(d0, d1) -> (d1, 3)>
 // CHECK-LABEL: func.func @few_lines_per_panel
 // CHECK-SAME:    (%[[W:.+]]: memref<4x4x16xf32> {dispatchlab.weight_panels}
+// CHECK-NEXT:    %[[FLAT:.+]] = memref.collapse_shape %[[W]]
 // CHECK:         scf.for %[[N:.+]] = %c0 to %c64 step %c16
 // CHECK:           scf.for %[[R:.+]] = %c0 to %c4 step %c1
 // CHECK-NEXT:        %[[P:.+]] = affine.apply #{{.+}}(%[[N]])
 // CHECK-NEXT:        %[[NEXTP:.+]] = affine.min #[[NEXT]](%[[P]])
 // CHECK-NEXT:        %[[L:.+]] = affine.min #[[LINE]](%[[N]], %[[R]])
-// CHECK:             memref.prefetch %[[W]][%[[NEXTP]], %{{.+}}, %{{.+}}], read, locality<2>, data
+// CHECK:             memref.prefetch %[[FLAT]][%[[NEXTP]], %{{.+}}], read, locality<2>, data
 // CHECK-NEXT:        memref.subview
 // CHECK:             scf.for
 // CHECK-NOT:           memref.prefetch
