@@ -240,9 +240,10 @@ def PrefetchWeightPanelsPass
     loops. A dispatch argument PackWeightPanels laid out in column panels
     (`dispatchlab.weight_panels`, [panels, d0, ..., T]) is read panel by
     panel: a tile loop's induction variable, divided by a multiple of its
-    step (the linearized tiles of two threads: tile / rows), picks the
-    panel, and loops inside it read the panel with vector reads. The
-    innermost such loop gets `memref.prefetch`es (read, locality 2: into
+    step and maybe taken modulo a constant (the linearized tiles of two
+    threads: tile / rows, or (tile / columns) mod panels), picks the panel,
+    and loops inside it read the panel with vector reads. The innermost
+    such loop gets `memref.prefetch`es (read, locality 2: into
     L2) of the next panel, its L lines spread evenly over the G iterations
     that read one panel: iteration g prefetches lines [g * L / G, g * L / G
     + ceil(L / G)). Where G exceeds L, the prefetches go to the outer read
