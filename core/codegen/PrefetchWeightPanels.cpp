@@ -193,11 +193,11 @@ AffineExpr getPanelIteration(PanelRead read, const ReadLoops &loops,
 }
 
 /// `weights` viewed as [panels, elements of a panel], made once at the
-/// function's entry: a line's prefetch then costs one multiply of its index,
-/// where delinearizing it over the panel's dims took a divide and a
+/// function's entry: a line's prefetch then costs one multiply of its index.
+/// Delinearizing the line over the panel's dims instead took a divide and a
 /// remainder per dim, which LLVM's SLP vectorizer spread over vector
-/// registers (mobilenet_v2's 96 -> 576 expansions on two threads, 16 lines an
-/// iteration: 0.060 -> 0.123 ms).
+/// registers: mobilenet_v2's 96 -> 576 expansions on two threads (16 lines an
+/// iteration) took 0.123 ms that way, 0.060 without prefetches.
 Value getFlatPanels(Value weights) {
   auto type = cast<MemRefType>(weights.getType());
   SmallVector<ReassociationIndices> dims = {{0}, {}};
