@@ -17,7 +17,10 @@ for v in c["variants"]:
     ratio = v["ratio"]
     samples = v["samples_seconds"]
     line = [v["name"], v["verdict"], "ratio",
-            None if ratio is None else isinstance(ratio["median"], float)
+            # A median of exactly 1 (an A/A pair of identical medians) is
+            # written as the JSON number 1, which Python reads as an int.
+            None if ratio is None
+            else isinstance(ratio["median"], (int, float))
             and ratio["ci_low"] <= ratio["median"] <= ratio["ci_high"],
             "samples_per_round",
             None if not samples else len(samples) == c["rounds"]]
