@@ -42,38 +42,6 @@ bool isTileTemporary(memref::AllocOp alloc, int64_t maxBytes,
   return true;
 }
 
-/// Moves the ops from `first` to the end of its block (terminator excluded)
-/// into a memref.alloca_scope, so that stack memory allocated in them is
-/// released at the end of each iteration.
-void wrapRestOfBlockInAllocaScope(IRRewriter &rewriter, Operation *first) {
-  Block *block = first->getBlock();
-  Operation *terminator = block->getTerminator();
-  SmallVector<Operation *> moved;
-  for (Operation *op = first; op != terminator; op = op->getNextNode())
-    moved.push_back(op);
-  llvm::SmallPtrSet<Operation *, 16> inside(moved.begin(), moved.end());
-  SmallVector<Value> escaping;
-  for (Operation *op : moved)
-    for (Value result : op->getResults())
-      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
-            return !inside.contains(block->findAncestorOpInBlock(*user));
-          }))
-        escaping.push_back(result);
-
-  rewriter.setInsertionPoint(first);
-  auto scope = memref::AllocaScopeOp::create(rewriter, first->getLoc(),
-                                             ValueRange(escaping).getTypes());
-  Block *body = rewriter.createBlock(&scope.getBodyRegion());
-  for (Operation *op : moved)
-    op->moveBefore(body, body->end());
-  rewriter.setInsertionPointToEnd(body);
-  memref::AllocaScopeReturnOp::create(rewriter, first->getLoc(), escaping);
-  for (auto [value, result] : llvm::zip(escaping, scope.getResults()))
-    rewriter.replaceUsesWithIf(value, result, [&](OpOperand &use) {
-      return use.getOwner()->getBlock() == block;
-    });
-}
-
 struct PromoteTileTemporariesToStackPass
     : impl::PromoteTileTemporariesToStackPassBase<
           PromoteTileTemporariesToStackPass> {
@@ -91,8 +59,6 @@ struct PromoteTileTemporariesToStackPass
     });
     IRRewriter rewriter(&getContext());
     for (memref::AllocOp alloc : temporaries) {
-      if (!isa<memref::AllocaScopeOp>(alloc->getParentOp()))
-        wrapRestOfBlockInAllocaScope(rewriter, alloc);
       rewriter.setInsertionPoint(alloc);
       rewriter.replaceOpWithNewOp<memref::AllocaOp>(alloc, alloc.getType(),
                                                     alloc.getAlignmentAttr());

@@ -1,23 +1,22 @@
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-promote-tile-temporaries-to-stack))' | FileCheck %s
 // RUN: dispatchlab-opt %s --split-input-file --pass-pipeline='builtin.module(func.func(dispatchlab-promote-tile-temporaries-to-stack{max-bytes=512}))' | FileCheck %s --check-prefix=SMALL
 
-// A tile's 8x32 intermediate (1 KiB) becomes a stack buffer, and the rest
-// of the tile body runs in an alloca_scope that frees it every iteration.
-// With max-bytes=512 it stays on the heap.
+// A tile's 8x32 intermediate (1 KiB) becomes a stack buffer in the tile
+// body, an automatic allocation scope. With max-bytes=512 it stays on the
+// heap.
 // CHECK-LABEL: func.func @tile_temporary
 // CHECK:         scf.for
-// CHECK-NEXT:      memref.alloca_scope {
-// CHECK-NEXT:        %[[TMP:.+]] = memref.alloca() {alignment = 64 : i64} : memref<8x32xf32>
-// CHECK-NEXT:        linalg.fill ins(%{{.+}} : f32) outs(%[[TMP]] : memref<8x32xf32>)
-// CHECK-NEXT:        memref.subview %{{.+}}[%{{.+}}, 0] [8, 32] [1, 1]
-// CHECK-NEXT:        memref.copy %[[TMP]],
-// CHECK-NEXT:      }
+// CHECK-NEXT:      %[[TMP:.+]] = memref.alloca() {alignment = 64 : i64} : memref<8x32xf32>
+// CHECK-NEXT:      linalg.fill ins(%{{.+}} : f32) outs(%[[TMP]] : memref<8x32xf32>)
+// CHECK-NEXT:      memref.subview %{{.+}}[%{{.+}}, 0] [8, 32] [1, 1]
+// CHECK-NEXT:      memref.copy %[[TMP]],
+// CHECK-NEXT:    }
 // CHECK-NOT:     memref.alloc()
 // SMALL-LABEL: func.func @tile_temporary
 // SMALL-NOT:     memref.alloca
 // SMALL:         memref.alloc() {alignment = 64 : i64} : memref<8x32xf32>
 // SMALL-NOT:     memref.alloca
-// SMALL-LABEL: func.func @yielded_value
+// SMALL-LABEL: func.func @two_temporaries
 func.func @tile_temporary(%out: memref<64x32xf32>) attributes {dispatchlab.dispatch} {
   %c0 = arith.constant 0 : index
   %c8 = arith.constant 8 : index
@@ -34,40 +33,13 @@ func.func @tile_temporary(%out: memref<64x32xf32>) attributes {dispatchlab.dispa
 
 // -----
 
-// A value computed after the temporary and yielded by the loop leaves the
-// alloca_scope as its result.
-// CHECK-LABEL: func.func @yielded_value
-// CHECK:         scf.for {{.+}} iter_args
-// CHECK:           %[[SUM:.+]] = memref.alloca_scope -> (f32) {
-// CHECK:             memref.alloca()
-// CHECK:             %[[S:.+]] = arith.addf
-// CHECK:             memref.alloca_scope.return %[[S]] : f32
-// CHECK:           scf.yield %[[SUM]] : f32
-func.func @yielded_value(%in: memref<64xf32>) -> f32 attributes {dispatchlab.dispatch} {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  %c64 = arith.constant 64 : index
-  %zero = arith.constant 0.0 : f32
-  %sum = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> f32 {
-    %tmp = memref.alloc() : memref<1xf32>
-    %x = memref.load %in[%i] : memref<64xf32>
-    memref.store %x, %tmp[%c0] : memref<1xf32>
-    %y = memref.load %tmp[%c0] : memref<1xf32>
-    %s = arith.addf %acc, %y : f32
-    scf.yield %s : f32
-  }
-  return %sum : f32
-}
-
-// -----
-
-// Two temporaries of one tile share one scope.
+// The body of a parallel loop (a tile loop on several threads) too: each
+// iteration gets its own buffers.
 // CHECK-LABEL: func.func @two_temporaries
 // CHECK:         scf.parallel
-// CHECK-NEXT:      memref.alloca_scope {
-// CHECK-NEXT:        memref.alloca() : memref<4xf32>
-// CHECK-NEXT:        memref.alloca() : memref<4xf32>
-// CHECK-NOT:     memref.alloca_scope
+// CHECK-NEXT:      memref.alloca() : memref<4xf32>
+// CHECK-NEXT:      memref.alloca() : memref<4xf32>
+// CHECK-NOT:     memref.alloc()
 func.func @two_temporaries(%out: memref<16x4xf32>) attributes {dispatchlab.dispatch} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
