@@ -214,10 +214,10 @@ def PromoteTileTemporariesToStackPass
     most `max-bytes` in a loop body, whose uses (through views) all stay in
     that body, becomes a `memref.alloca`: the loop body is an automatic
     allocation scope, and `dispatchlab-hoist-static-allocas` later gives the
-    buffer one place in the function's frame. Such a buffer holds an intermediate of one tile, e.g. a depthwise
-    convolution's 8x32 result that its fused bias and clamp read back; as a
-    heap buffer each tile paid a malloc and a free, on two threads from two
-    malloc arenas. IREE's CPU backend likewise allocates dispatch-local
+    buffer one place in the function's frame. Such a buffer holds an
+    intermediate of one tile, e.g. a depthwise convolution's 8x32 result
+    that its fused bias and clamp read back; as a heap buffer each tile paid
+    a malloc and a free, on two threads from two malloc arenas. IREE's CPU backend likewise allocates dispatch-local
     buffers on the stack (its bufferization allocation function makes
     `memref.alloca`s) and bounds them by `--iree-llvmcpu-stack-allocation-limit`
     (32 KiB), the default here. Upstream's `promote-buffers-to-stack` does
