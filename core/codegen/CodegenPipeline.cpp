@@ -112,7 +112,11 @@ std::string getLoweringPipeline(int64_t vectorWidth) {
          "convert-vector-to-scf{full-unroll=true},"
          "dispatchlab-lower-strided-copies,convert-linalg-to-loops),"
          "convert-bufferization-to-memref,expand-strided-metadata,lower-affine,"
-         "func.func(dispatchlab-hoist-static-allocas),convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
+         // convert-scf-to-cf lowers a loop body's allocas inside the loop,
+         // where LLVM allocates them anew every iteration: out of loops they
+         // get one place in the frame (IREE's HoistStaticallyBoundAllocations).
+         "func.func(buffer-loop-hoisting),"
+         "convert-scf-to-cf,convert-math-to-llvm,convert-math-to-libm,"
          "convert-vector-to-llvm,finalize-memref-to-llvm,convert-arith-to-llvm,"
          "convert-cf-to-llvm,convert-index-to-llvm,convert-ub-to-llvm,"
          "convert-func-to-llvm,reconcile-unrealized-casts,"

@@ -213,43 +213,21 @@ def PromoteTileTemporariesToStackPass
     `buffer-deallocation-pipeline`. A `memref.alloc` of a static shape of at
     most `max-bytes` in a loop body, whose uses (through views) all stay in
     that body, becomes a `memref.alloca`: the loop body is an automatic
-    allocation scope, and `dispatchlab-hoist-static-allocas` later gives the
-    buffer one place in the function's frame. Such a buffer holds an
+    allocation scope, and `buffer-loop-hoisting` in the lowering later gives
+    the buffer one place in the function's frame. Such a buffer holds an
     intermediate of one tile, e.g. a depthwise convolution's 8x32 result
     that its fused bias and clamp read back; as a heap buffer each tile paid
-    a malloc and a free, on two threads from two malloc arenas. IREE's CPU backend likewise allocates dispatch-local
-    buffers on the stack (its bufferization allocation function makes
-    `memref.alloca`s) and bounds them by `--iree-llvmcpu-stack-allocation-limit`
-    (32 KiB), the default here. Upstream's `promote-buffers-to-stack` does
+    a malloc and a free, on two threads from two malloc arenas. IREE's CPU
+    backend likewise allocates dispatch-local buffers on the stack (its
+    bufferization allocation function makes `memref.alloca`s) and bounds
+    them by `--iree-llvmcpu-stack-allocation-limit` (32 KiB), the default
+    here. Upstream's `promote-buffers-to-stack` does
     not fit: it also promotes buffers passed to calls.
   }];
   let options = [
     Option<"maxBytes", "max-bytes", "int64_t", "32768",
            "Largest buffer put on the stack">
   ];
-  let dependentDialects = ["mlir::memref::MemRefDialect"];
-}
-
-def HoistStaticAllocasPass
-    : Pass<"dispatchlab-hoist-static-allocas", "mlir::func::FuncOp"> {
-  let summary = "Move static stack buffers of loop bodies into the entry "
-                "block";
-  let description = [{
-    Runs before `convert-scf-to-cf`. A `memref.alloca` of a static shape
-    nested only in sequential control flow (`scf.for`, `scf.if`,
-    `scf.while`, `scf.index_switch`, `scf.execute_region`,
-    `memref.alloca_scope`) moves to the start of its function's entry block,
-    where LLVM gives it a fixed place in the frame. Upstream MLIR frees a
-    loop body's allocas per iteration in principle (`scf.for` is an
-    automatic allocation scope, so canonicalization drops a body's
-    `memref.alloca_scope`), but `convert-scf-to-cf` lowers them as LLVM
-    allocas inside the loop, which allocate anew every iteration: a
-    dispatch's stack grew by every tile's temporaries, written to memory
-    no longer in cache. IREE's LLVMCPU pipeline hoists statically sized
-    allocations the same way (HoistStaticallyBoundAllocations). An alloca
-    under a parallel loop or an async region stays: hoisted, the threads
-    would share it.
-  }];
   let dependentDialects = ["mlir::memref::MemRefDialect"];
 }
 
