@@ -527,7 +527,12 @@ def VectorizeDispatchesPass
     read at `d`, so a convolution tile whose window dims were tiled to 1 is
     a plain contraction. Depthwise convolution rows arrive as
     linalg.depthwise_conv_1d_nwc_wc (dispatchlab-decompose-depthwise-convs),
-    which the vectorizer turns into FMAs on vectors of channels.
+    which the vectorizer turns into FMAs on vectors of channels. Reads at
+    computed indices (`tensor.extract` in the body: a resize's neighbours,
+    an embedding lookup) become vector loads where the vectorizer proves
+    them contiguous and `vector.gather`s otherwise, as IREE's CPU pipeline
+    has them (`vectorizeGatherAccesses`); as scalar loops a 1x21x257x257
+    bilinear resize took 4.1 ms, 1.9 ms gathered.
   }];
   let options = [
     Option<"maxVectorElements", "max-vector-elements", "int64_t", "4096",

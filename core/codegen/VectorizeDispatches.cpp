@@ -165,7 +165,7 @@ struct VectorizeDispatchesPass
       FailureOr<linalg::VectorizationResult> result =
           linalg::vectorize(rewriter, op, /*inputVectorSizes=*/{},
                             /*inputScalableVecDims=*/{},
-                            /*vectorizeNDExtract=*/false,
+                            /*vectorizeNDExtract=*/true,
                             /*flatten1DDepthwiseConv=*/false,
                             /*assumeDynamicDimsMatchVecSizes=*/false,
                             /*createNamedContraction=*/true);
