@@ -254,11 +254,9 @@ void prefetchNextPanel(PanelRead read, ReadLoops loops, Value flatPanels) {
   AffineExpr iteration = getPanelIteration(read, loops, inductionVars);
   int64_t iterations = read.tilesPerPanel * loops.iterations;
   // No clamp to the panel: the last iteration's lines end at
-  // floor((G - 1) L / G) + ceil(L / G) = L. A clamp LLVM cannot prove away
-  // (two threads' linearized tile loops) cost a select per line, and the
-  // eight of a step made LLVM's machine scheduler hoist the step's loads and
-  // spill 42 of them (mobilenet_v2's 32 -> 192 expansions: 0.047-0.072 ms,
-  // 0.028-0.035 ms without).
+  // floor((G - 1) L / G) + ceil(L / G) = L. Where LLVM could not prove a
+  // clamp away (linearized tile loops), its selects led LLVM's scheduler to
+  // spill the kernel's registers (docs/codegen.md).
   for (int64_t line = 0; line < llvm::divideCeil(lines, iterations); ++line) {
     AffineExpr first = (iteration * lines).floorDiv(iterations) + line;
     Value lineIndex = affine::AffineApplyOp::create(
