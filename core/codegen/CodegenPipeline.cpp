@@ -89,7 +89,7 @@ constexpr const char *kDecomposePackUnpackPipeline =
 /// writing its result straight into the caller's buffer is what IREE's
 /// bindings do.
 constexpr const char *kBufferizePipeline =
-    "eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
+    "dispatchlab-eliminate-empty-tensors,empty-tensor-to-alloc-tensor,"
     "one-shot-bufferize{bufferize-function-boundaries "
     "function-boundary-type-conversion=identity-layout-map},"
     // Forwards loop-carried buffers, so a dispatch returns its alloc directly

@@ -143,7 +143,10 @@ def SerializeSmallTileLoopsPass
     (the `dispatchlab.flops` and `dispatchlab.bytes` attributes
     OutlineDispatchRegions sets, counted as the compile stats count them)
     has its `scf.forall` loops turned into sequential `scf.for` nests, so
-    its tiles run on the thread that called it. IREE's CPU backend likewise
+    its tiles run on the thread that called it. Each top-level loop counts
+    for its share of the points the loops cover: the remainder of a split
+    (TileAndFuseDispatches' getSplitPoint) can stay on the calling thread
+    while the head is spread. IREE's CPU backend likewise
     gives each workgroup a minimum workload (KernelDispatch's
     kMinimumWorkload), so that runtime overhead does not dominate. The
     defaults come from one- and two-thread profiles of four zoo models on a
@@ -201,6 +204,32 @@ def LinearizeTileLoopsPass
     trip count to align to.
   }];
   let dependentDialects = ["mlir::arith::ArithDialect"];
+}
+
+def EliminateEmptyTensorsPass
+    : Pass<"dispatchlab-eliminate-empty-tensors", "mlir::ModuleOp"> {
+  let summary = "Upstream's eliminate-empty-tensors, repeated through "
+                "nested insertions";
+  let description = [{
+    Runs before bufferization, in place of upstream's
+    `eliminate-empty-tensors`. That replaces a `tensor.empty` that a chain
+    of destination-passing ops writes and an `insert_slice` inserts by a
+    slice of the insertion's destination, visiting insertions in program
+    order and replacing only the uses on the chain. A split dispatch
+    (TileAndFuseDispatches' getSplitPoint) inserts its head's tile loop
+    into a whole-result empty that is itself inserted into the padded
+    tensor the dispatch writes, or into an outer split's head: one run
+    points the head's loop at a slice of the inner empty and replaces only
+    that empty's use as a destination, so the head bufferized into a
+    temporary copied into place (posenet's 129x128x64 head: 4.2 MB per
+    call; 13 of its 25 split dispatches copied). Here each run is followed
+    by upstream's FoldTensorEmpty patterns (a slice of an empty is an empty
+    of the slice's shape), and the two repeat, one level of nesting per
+    round, until the patterns change nothing.
+  }];
+  // The bufferization interfaces the analysis reads come with these.
+  let dependentDialects = ["mlir::bufferization::BufferizationDialect",
+                           "mlir::tensor::TensorDialect"];
 }
 
 def PromoteTileTemporariesToStackPass

@@ -39,18 +39,25 @@ int64_t getVectorTileSize(int64_t extent, int64_t target, int64_t vectorWidth) {
 
 /// Where to split a parallel loop of `extent` whose tiles would be `size`
 /// (for `target`), so that each part tiles well; nothing when they do.
-/// `vectorWidth` is 0 unless the loop is the vector dim.
+/// `vectorWidth` is 0 unless the loop is the vector dim; `outerDim` says
+/// whether a non-unit parallel loop lies outside it.
 std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
                                      int64_t target, int64_t vectorWidth,
-                                     bool multiResult) {
+                                     bool multiResult, bool outerDim) {
   // A long extent without a divisor near the target (BERT's 30522-word
-  // vocabulary, 131x131 feature maps), or any extent above the target with
-  // no divisor at all (17x17 maps: 17 tiles of one row), would get slivers
-  // of tiles; the op is split instead into a part of full target-sized
-  // tiles and a remainder, each tiled on its own (IREE peels the
-  // remainder).
+  // vocabulary, 131x131 feature maps), any extent above the target with no
+  // divisor at all (17x17 maps: 17 tiles of one row), or a row dim with an
+  // outer dim whose tiles would be under half the target (9- and 33-wide
+  // maps: 3-column tiles, which ran 1x1 convolutions at 2/3 of the
+  // 8-column rate) would get slivers of tiles; the op is split instead
+  // into a part of full target-sized tiles and a remainder, each tiled on
+  // its own (IREE peels the remainder). The remainder of a row dim is
+  // then tiled along the outer dim (8 rows of the one column left); with
+  // no outer dim it would be tiles of one row, and a vector dim's would be
+  // an odd-width vector: those keep their tiles (seed 004's 3x7).
+  bool sliver = target > 1 && extent > target && 2 * size < target;
   if ((extent >= 8 * target && 2 * size < target) ||
-      (!multiResult && target > 1 && extent > target && size == 1))
+      (!multiResult && sliver && (size == 1 || (!vectorWidth && outerDim))))
     return extent / target * target;
   // Likewise a vector dim of full vectors and a remainder that is a
   // register of its own, half or quarter of one (24 channels: one 24-lane
@@ -512,7 +519,8 @@ struct TileAndFuseDispatchesPass
                          : getFullTileSize(ranges[loop], target);
       if (std::optional<int64_t> at =
               getSplitPoint(ranges[loop], size, target,
-                            fromInnermost == 0 ? vectorWidth : 0, multiResult))
+                            fromInnermost == 0 ? vectorWidth : 0, multiResult,
+                            /*outerDim=*/position > 0))
         return splitAndTile(rewriter, root, loop, *at, targets);
       sizes[loop] = rewriter.getIndexAttr(size);
     }

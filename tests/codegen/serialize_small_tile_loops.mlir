@@ -68,3 +68,28 @@ func.func @host(%x: memref<64x64xf32>) attributes {dispatchlab.flops = 0 : i64, 
   }
   return
 }
+
+// -----
+
+// A split dispatch (a 33-column matmul split at column 32): each tile loop
+// counts for its share of the points the loops cover. The 32 columns hold
+// 32/33 of 50 MFLOP and stay parallel; the one-column remainder's 1/33 is
+// below the thresholds and runs on the calling thread.
+// CHECK-LABEL: func.func @split_dispatch
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 32) step (8, 8)
+// CHECK-NOT:     scf.forall
+// CHECK:         scf.for %{{.+}} = %c0{{.*}} to %c64{{.*}} step %c8
+// LOW-LABEL:   func.func @split_dispatch
+// LOW-COUNT-2:   scf.forall
+func.func @split_dispatch(%x: memref<64x33xf32>) attributes {dispatchlab.dispatch, dispatchlab.flops = 50000000 : i64, dispatchlab.bytes = 8448 : i64} {
+  scf.forall (%i, %j) = (0, 0) to (64, 32) step (8, 8) {
+    %v = memref.load %x[%i, %j] : memref<64x33xf32>
+    memref.store %v, %x[%i, %j] : memref<64x33xf32>
+  }
+  scf.forall (%i) = (0) to (64) step (8) {
+    %c32 = arith.constant 32 : index
+    %v = memref.load %x[%i, %c32] : memref<64x33xf32>
+    memref.store %v, %x[%i, %c32] : memref<64x33xf32>
+  }
+  return
+}

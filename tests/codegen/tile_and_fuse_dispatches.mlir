@@ -251,6 +251,30 @@ func.func @split_prime_rows_dispatch(%x: tensor<17x64xf32>) -> tensor<17x64xf32>
 
 // -----
 
+// 9 columns would get tiles of 3 (the largest divisor up to 8): with rows
+// outside them, the op is split at column 8 instead, and the one-column
+// remainder is tiled along the rows (3 at a time: 9 has no larger divisor
+// up to 8, and the rows have no outer dim to split along).
+// CHECK-LABEL: func.func @split_narrow_columns_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (9, 64) step (1, 32)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<1x8x32xf32>)
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0, 0] [9, 8, 64] [1, 1, 1]
+// CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0, 0) to (9, 64) step (3, 32)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<3x1x32xf32>)
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 8, 0] [9, 1, 64] [1, 1, 1]
+#id9 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+func.func @split_narrow_columns_dispatch(%x: tensor<9x9x64xf32>) -> tensor<9x9x64xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<9x9x64xf32>
+  %exp = linalg.generic {indexing_maps = [#id9, #id9], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<9x9x64xf32>) outs(%empty : tensor<9x9x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %e = math.exp %in : f32
+    linalg.yield %e : f32
+  } -> tensor<9x9x64xf32>
+  return %exp : tensor<9x9x64xf32>
+}
+
+// -----
+
 // 24 columns are a 16-lane vector and an 8-lane one, not one 24-lane tile
 // (x86 has no such register): the bias add is split at column 16, and each
 // part computes the matmul (and its fill) on its own columns only.
