@@ -44,8 +44,8 @@ struct EliminateEmptyTensorsPass
     RewritePatternSet patterns(&getContext());
     tensor::populateFoldTensorEmptyPatterns(patterns);
     FrozenRewritePatternSet folds(std::move(patterns));
-    // Only those patterns: op folders would fold a tail's slice of the
-    // head's insertion to a slice of what the head overwrote.
+    // Only those patterns, no op folding or region simplification: the
+    // round is to change nothing but the slices of empties.
     GreedyRewriteConfig config;
     config.enableFolding(false).setRegionSimplificationLevel(
         GreedySimplifyRegionLevel::Disabled);
