@@ -56,8 +56,8 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
   // no outer dim it would be tiles of one row, and a vector dim's would be
   // an odd-width vector: those keep their tiles (seed 004's 3x7).
   bool sliver = target > 1 && extent > target && 2 * size < target;
-  if ((extent >= 8 * target && 2 * size < target) ||
-      (!multiResult && sliver && (size == 1 || (!vectorWidth && outerDim))))
+  if (sliver && (extent >= 8 * target ||
+                 (!multiResult && (size == 1 || (!vectorWidth && outerDim)))))
     return extent / target * target;
   // Likewise a vector dim of full vectors and a remainder that is a
   // register of its own, half or quarter of one (24 channels: one 24-lane
