@@ -76,7 +76,7 @@ std::string getTilePipeline(int64_t vectorWidth) {
          "},canonicalize),"
          "dispatchlab-pack-weight-panels,"
          "func.func(canonicalize,cse,dispatchlab-decompose-depthwise-convs,"
-         "dispatchlab-vectorize-dispatches,canonicalize,cse,"
+         "dispatchlab-skip-padding-taps,dispatchlab-vectorize-dispatches,canonicalize,cse,"
          "loop-invariant-subset-hoisting,canonicalize,cse)";
 }
 

@@ -16,10 +16,25 @@ using namespace mlir;
 namespace dispatchlab {
 namespace {
 
+/// The values known to be zero outside a box (FillPaddingBorders'
+/// kZeroPaddedResultsAttr), by the region result or the call that produces
+/// them.
+using ZeroPaddedValues = llvm::DenseMap<Value, DenseI64ArrayAttr>;
+
+void recordZeroPaddedResults(dispatch::RegionOp region, ValueRange results,
+                             ZeroPaddedValues &known) {
+  auto boxes = region->getAttrOfType<ArrayAttr>(kZeroPaddedResultsAttr);
+  if (!boxes)
+    return;
+  for (auto [result, box] : llvm::zip(results, boxes))
+    if (auto interior = dyn_cast<DenseI64ArrayAttr>(box); !interior.empty())
+      known[result] = interior;
+}
+
 /// Moves the body of `region` into a new function `name` inserted before
 /// the function holding the region, and calls it in the region's place.
 void outlineRegion(dispatch::RegionOp region, StringRef name,
-                   SymbolTable &symbols) {
+                   SymbolTable &symbols, ZeroPaddedValues &known) {
   auto parent = region->getParentOfType<func::FuncOp>();
   SmallVector<Value> captured = getCapturedValues(region);
 
@@ -40,6 +55,10 @@ void outlineRegion(dispatch::RegionOp region, StringRef name,
   // Renames on a clash with a symbol of the input.
   symbols.insert(function);
 
+  for (auto [index, value] : llvm::enumerate(captured))
+    if (DenseI64ArrayAttr interior = known.lookup(value))
+      function.setArgAttr(index, kZeroPaddedInteriorAttr, interior);
+
   Block *entry = function.addEntryBlock();
   IRMapping mapping;
   mapping.map(captured, entry->getArguments());
@@ -56,6 +75,7 @@ void outlineRegion(dispatch::RegionOp region, StringRef name,
   builder.setInsertionPoint(region);
   auto call = func::CallOp::create(builder, region.getLoc(), function,
                                    ValueRange(captured));
+  recordZeroPaddedResults(region, call.getResults(), known);
   region.replaceAllUsesWith(call.getResults());
   region.erase();
 }
@@ -65,12 +85,16 @@ struct OutlineDispatchRegionsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     SymbolTable symbols(module);
-    for (auto &[region, name] : getNamedDispatchRegions(module)) {
+    ZeroPaddedValues known;
+    auto regions = getNamedDispatchRegions(module);
+    for (auto &[region, name] : regions)
+      recordZeroPaddedResults(region, region.getResults(), known);
+    for (auto &[region, name] : regions) {
       if (!region->getParentOfType<func::FuncOp>()) {
         region.emitOpError("outside a func.func cannot be outlined");
         return signalPassFailure();
       }
-      outlineRegion(region, name, symbols);
+      outlineRegion(region, name, symbols, known);
     }
   }
 };

@@ -28,6 +28,16 @@ inline constexpr llvm::StringLiteral kDispatchFunctionAttr =
 inline constexpr llvm::StringLiteral kDispatchFlopsAttr = "dispatchlab.flops";
 inline constexpr llvm::StringLiteral kDispatchBytesAttr = "dispatchlab.bytes";
 
+/// On a dispatch region (FillPaddingBorders): per result, the interior
+/// box (offsets, then sizes) outside which the result holds zeros, or an
+/// empty array. OutlineDispatchRegions hands it to the arguments of the
+/// dispatches reading that result as kZeroPaddedInteriorAttr, which
+/// SkipPaddingTaps reads.
+inline constexpr llvm::StringLiteral kZeroPaddedResultsAttr =
+    "dispatchlab.zero_padded_results";
+inline constexpr llvm::StringLiteral kZeroPaddedInteriorAttr =
+    "dispatchlab.zero_padded_interior";
+
 /// Marks the transposes TransposeWeights creates: tiled on their own, never
 /// fused into a tile loop.
 inline constexpr llvm::StringLiteral kWeightTransposeAttr =

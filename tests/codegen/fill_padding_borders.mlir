@@ -2,7 +2,8 @@
 
 // A pad the dispatch writes the interior of: only the four border slabs of
 // the 6x6 are filled (rows 0 and 5 whole, columns 0 and 5 of rows 1-4),
-// into a new tensor the dispatch then inserts into.
+// into a new tensor the dispatch then inserts into. The dispatch records
+// that its result is zero outside the interior.
 // CHECK-LABEL: func.func @pad_border
 // CHECK:         %[[ALLOC:.+]] = bufferization.alloc_tensor() : tensor<6x6x8xf32>
 // CHECK:         %[[S0:.+]] = tensor.extract_slice %[[ALLOC]][0, 0, 0] [1, 6, 8] [1, 1, 1]
@@ -17,6 +18,7 @@
 // CHECK-NOT:     linalg.fill
 // CHECK:         dispatch.region
 // CHECK:           tensor.insert_slice %{{.+}} into %[[B3]][1, 1, 0] [4, 4, 8] [1, 1, 1]
+// CHECK:         } {dispatchlab.zero_padded_results = [array<i64: 1, 1, 0, 4, 4, 8>]}
 func.func @pad_border(%x: tensor<4x4x8xf32>) -> tensor<6x6x8xf32> {
   %zero = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<6x6x8xf32>
@@ -106,4 +108,35 @@ func.func @fill_in_dispatch(%x: tensor<3x8xf32>) -> tensor<4x8xf32> {
     dispatch.return %inserted : tensor<4x8xf32>
   }
   return %0 : tensor<4x8xf32>
+}
+
+// -----
+
+// A border of ones is filled but not recorded: only a zero border adds
+// nothing to a product. The dispatch's second result is no insert.
+// CHECK-LABEL: func.func @ones_border
+// CHECK:         bufferization.alloc_tensor
+// CHECK:         dispatch.region
+// CHECK-NOT:     dispatchlab.zero_padded_results
+// CHECK-LABEL: func.func @second_result
+// CHECK:         } {dispatchlab.zero_padded_results = [array<i64>, array<i64: 1, 0, 3, 8>]}
+func.func @ones_border(%x: tensor<3x8xf32>) -> tensor<4x8xf32> {
+  %one = arith.constant 1.0 : f32
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %fill = linalg.fill ins(%one : f32) outs(%empty : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0 = dispatch.region -> (tensor<4x8xf32>) {
+    %inserted = tensor.insert_slice %x into %fill[1, 0] [3, 8] [1, 1] : tensor<3x8xf32> into tensor<4x8xf32>
+    dispatch.return %inserted : tensor<4x8xf32>
+  }
+  return %0 : tensor<4x8xf32>
+}
+func.func @second_result(%x: tensor<3x8xf32>) -> (tensor<3x8xf32>, tensor<4x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<4x8xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<4x8xf32>) -> tensor<4x8xf32>
+  %0:2 = dispatch.region -> (tensor<3x8xf32>, tensor<4x8xf32>) {
+    %inserted = tensor.insert_slice %x into %fill[1, 0] [3, 8] [1, 1] : tensor<3x8xf32> into tensor<4x8xf32>
+    dispatch.return %x, %inserted : tensor<3x8xf32>, tensor<4x8xf32>
+  }
+  return %0#0, %0#1 : tensor<3x8xf32>, tensor<4x8xf32>
 }

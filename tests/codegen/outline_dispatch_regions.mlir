@@ -84,3 +84,22 @@ func.func @main(%x: tensor<16x8xf32>) -> tensor<1x8x16x1xf32> {
   }
   return %r : tensor<1x8x16x1xf32>
 }
+
+// -----
+
+// A result recorded as zero outside a box (FillPaddingBorders) marks the
+// argument of the dispatch reading it, through the call that replaced the
+// producing region; the unrecorded argument is unmarked.
+// CHECK-LABEL: func.func private @main_dispatch_1
+// CHECK-SAME:    (%{{.+}}: tensor<4x8xf32> {dispatchlab.zero_padded_interior = array<i64: 1, 0, 3, 8>}, %{{.+}}: tensor<3x8xf32>)
+func.func @main(%x: tensor<3x8xf32>, %border: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %0 = dispatch.region -> (tensor<4x8xf32>) {
+    %inserted = tensor.insert_slice %x into %border[1, 0] [3, 8] [1, 1] : tensor<3x8xf32> into tensor<4x8xf32>
+    dispatch.return %inserted : tensor<4x8xf32>
+  } {dispatchlab.zero_padded_results = [array<i64: 1, 0, 3, 8>]}
+  %1 = dispatch.region -> (tensor<4x8xf32>) {
+    %n = "test.combine"(%0, %x) : (tensor<4x8xf32>, tensor<3x8xf32>) -> tensor<4x8xf32>
+    dispatch.return %n : tensor<4x8xf32>
+  }
+  return %1 : tensor<4x8xf32>
+}
