@@ -63,7 +63,7 @@ constexpr const char *kWidenFloatsPipeline =
 /// otherwise.
 constexpr const char *kOutlinePipeline =
     "dispatchlab-place-encoding-packs,"
-    "func.func(dispatchlab-fill-padding-borders),"
+    "func.func(dispatchlab-drop-padding-taps,dispatchlab-fill-padding-borders),"
     "dispatchlab-outline-dispatch-regions,"
     "func.func(dispatchlab-decompose-aggregated-ops)";
 std::string getTilePipeline(int64_t vectorWidth) {
@@ -76,7 +76,8 @@ std::string getTilePipeline(int64_t vectorWidth) {
          "},canonicalize),"
          "dispatchlab-pack-weight-panels,"
          "func.func(canonicalize,cse,dispatchlab-decompose-depthwise-convs,"
-         "dispatchlab-skip-padding-taps,dispatchlab-vectorize-dispatches,canonicalize,cse,"
+         "dispatchlab-skip-padding-taps,dispatchlab-vectorize-dispatches,"
+         "canonicalize,cse,"
          "loop-invariant-subset-hoisting,canonicalize,cse)";
 }
 

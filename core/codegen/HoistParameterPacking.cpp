@@ -23,7 +23,7 @@ namespace {
 
 /// A transpose inside a dispatch of a weight the host passes in: its input
 /// is an argument of the dispatch that every call binds to a parameter of
-/// the host or a reshape of one.
+/// the host or a reshape or slice of one.
 struct HoistableTranspose {
   linalg::TransposeOp transpose;
   func::CallOp call;
@@ -46,7 +46,7 @@ struct HoistParameterPackingPass
             auto input = dyn_cast<BlockArgument>(transpose.getInput());
             if (!input || input.getOwner() != &callee.front() ||
                 !transpose.getInit().getDefiningOp<tensor::EmptyOp>() ||
-                !getReshapedParameter(call.getOperand(input.getArgNumber())))
+                !getParameterView(call.getOperand(input.getArgNumber())))
               return;
             hoistable.push_back(
                 {transpose, call, callee, input.getArgNumber()});

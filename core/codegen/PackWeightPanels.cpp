@@ -258,7 +258,7 @@ struct PackWeightPanelsPass
             return;
           for (BlockArgument argument : callee.getArguments()) {
             Value weight = call.getOperand(argument.getArgNumber());
-            if (!getReshapedParameter(weight) && !getPackedResult(weight))
+            if (!getParameterView(weight) && !getPackedResult(weight))
               continue;
             if (std::optional<PanelReads> panels = getPanelReads(argument))
               reads[weight].push_back({call, argument, std::move(*panels)});

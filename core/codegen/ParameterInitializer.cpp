@@ -52,9 +52,11 @@ void forEachSoleDispatchCall(
   });
 }
 
-BlockArgument getReshapedParameter(Value value) {
+BlockArgument getParameterView(Value value) {
   while (Operation *op = value.getDefiningOp()) {
-    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+    if (!isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp,
+             tensor::ExtractSliceOp>(op) ||
+        op->getNumOperands() != 1)
       return {};
     value = op->getOperand(0);
   }

@@ -38,9 +38,10 @@ void forEachSoleDispatchCall(
     llvm::function_ref<void(mlir::func::CallOp, mlir::func::FuncOp)> fn);
 
 /// The host parameter (isParameter) `value` is, or is a reshape of (the
-/// importer collapses a 1x1 convolution's filter to a matrix in the host), else
+/// importer collapses a 1x1 convolution's filter to a matrix in the host) or
+/// a static slice of (DropPaddingTaps keeps a filter's live taps), else
 /// null.
-mlir::BlockArgument getReshapedParameter(mlir::Value value);
+mlir::BlockArgument getParameterView(mlir::Value value);
 
 /// The initializer result a packed argument of a host binds to.
 std::optional<unsigned> getPackedResult(mlir::Value value);
@@ -54,7 +55,8 @@ public:
   mlir::BlockArgument getArgument(mlir::BlockArgument weight);
 
   /// The initializer's copy of host value `weight`, a parameter or a reshape
-  /// of one (getReshapedParameter): its argument, reshaped alike.
+  /// or slice of one (getParameterView): its argument, reshaped or sliced
+  /// alike.
   mlir::Value getWeight(mlir::Value weight);
 
   /// A builder inserting before the initializer's return.

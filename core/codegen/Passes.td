@@ -83,6 +83,29 @@ def OutlineDispatchRegionsPass
   let dependentDialects = ["mlir::func::FuncDialect"];
 }
 
+def DropPaddingTapsPass
+    : Pass<"dispatchlab-drop-padding-taps", "mlir::func::FuncOp"> {
+  let summary = "Drop the convolution taps that read only a pad's zeros, "
+                "and the padding no tap reads";
+  let description = [{
+    Runs on dispatch-formed IR, before FillPaddingBorders. A zero pad (a
+    `linalg.fill` of zero in the host, one static `tensor.insert_slice` of
+    the interior into it in a dispatch that returns it) whose every reader
+    is a `linalg.generic` that only adds products of it to its init (a
+    convolution) indexed by `s * output + t * window` or plain dims: a
+    window tap that reads only padding for every output is dropped (the
+    filter sliced along that dim, the input shifted), and the pad shrinks
+    to the hull of its interior and what the remaining taps read. Nothing
+    changes unless some reader drops a tap. deeplabv3's ASPP convolutions
+    with dilation 24 and 36 on a 17x17 map keep their centre tap and read
+    an unpadded 17x17 copy (the 65x65 and 89x89 pads were 45 MB of zeros
+    per call). A filter the host passes in is sliced in the host, a view of
+    the parameter the initializer lays out (HoistParameterPacking).
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def FillPaddingBordersPass
     : Pass<"dispatchlab-fill-padding-borders", "mlir::func::FuncOp"> {
   let summary = "Fill only the border of a padded tensor a dispatch inserts "

@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "core/codegen/Passes.h"
+#include "core/codegen/ProductAccumulation.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -71,24 +72,6 @@ std::optional<PaddedSlice> matchPaddedSlice(Value value) {
         slice.interior[type.getRank() + dim] != shape[dim])
       slice.paddedDims.push_back(dim);
   return slice;
-}
-
-/// Whether `generic` only adds to its one init the products of its input
-/// `input` with something: a zero input leaves the init as it is.
-bool accumulatesProductsOf(linalg::GenericOp generic, unsigned input) {
-  if (generic.getNumDpsInits() != 1)
-    return false;
-  Block &body = generic.getRegion().front();
-  if (body.getOperations().size() != 3)
-    return false;
-  BlockArgument in = body.getArgument(input);
-  BlockArgument out = body.getArgument(generic.getNumDpsInputs());
-  auto add = body.getTerminator()->getOperand(0).getDefiningOp<arith::AddFOp>();
-  if (!add || (add.getLhs() != out && add.getRhs() != out))
-    return false;
-  auto multiply = (add.getLhs() == out ? add.getRhs() : add.getLhs())
-                      .getDefiningOp<arith::MulFOp>();
-  return multiply && (multiply.getLhs() == in || multiply.getRhs() == in);
 }
 
 /// The values the slice's offsets are computed from, through affine.apply.

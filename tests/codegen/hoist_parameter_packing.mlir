@@ -109,3 +109,30 @@ func.func @host(%x: tensor<4x8xf32>, %w4: tensor<16x1x1x8xf32> {dispatchlab.para
   %y = call @host_dispatch_0(%x, %w) : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
   return %y : tensor<4x16xf32>
 }
+
+// -----
+
+// A filter's live taps, sliced in the host (DropPaddingTaps): the
+// initializer slices its own copy of the weight the same way.
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    (%[[W:.+]]: tensor<16x3x8xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<8x16xf32>
+// CHECK:         %[[S:.+]] = tensor.extract_slice %[[W]][0, 1, 0] [16, 1, 8] [1, 1, 1] : tensor<16x3x8xf32> to tensor<16x8xf32>
+// CHECK:         %[[T:.+]] = linalg.transpose ins(%[[S]] : tensor<16x8xf32>)
+// CHECK:         return %[[T]]
+// CHECK-LABEL: func.func @host
+// CHECK-SAME:    %[[HOST_PACKED:[^:]+]]: tensor<8x16xf32> {bufferization.writable = false, dispatchlab.packed = 0 : i64}
+// CHECK:         call @host_dispatch_0(%{{.+}}, %[[HOST_PACKED]])
+func.func private @host_dispatch_0(%x: tensor<4x8xf32>, %w: tensor<16x8xf32>) -> tensor<4x16xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x16xf32>
+  %t = linalg.transpose ins(%w : tensor<16x8xf32>) outs(%e : tensor<8x16xf32>) permutation = [1, 0]
+  %z = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<4x16xf32>
+  %f = linalg.fill ins(%z : f32) outs(%o : tensor<4x16xf32>) -> tensor<4x16xf32>
+  %m = linalg.matmul ins(%x, %t : tensor<4x8xf32>, tensor<8x16xf32>) outs(%f : tensor<4x16xf32>) -> tensor<4x16xf32>
+  return %m : tensor<4x16xf32>
+}
+func.func @host(%x: tensor<4x8xf32>, %w3: tensor<16x3x8xf32> {dispatchlab.parameter_result = 3 : i64}) -> tensor<4x16xf32> {
+  %w = tensor.extract_slice %w3[0, 1, 0] [16, 1, 8] [1, 1, 1] : tensor<16x3x8xf32> to tensor<16x8xf32>
+  %y = call @host_dispatch_0(%x, %w) : (tensor<4x8xf32>, tensor<16x8xf32>) -> tensor<4x16xf32>
+  return %y : tensor<4x16xf32>
+}
