@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "core/codegen/PadInserts.h"
 #include "core/codegen/Passes.h"
 #include "core/codegen/ProductAccumulation.h"
 
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Matchers.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_DROPPADDINGTAPSPASS
@@ -141,9 +141,10 @@ Value slice(OpBuilder &builder, Operation *before, Value value,
 }
 
 /// Slices the convolution's operands to its kept taps: the padded one to
-/// its trimmed read, relative to `origin`, the new pad's first element;
-/// the others (the filter) along each window dim. A filter the host passes
-/// in is sliced in the host, where it stays a view of the parameter.
+/// its trimmed read, relative to `origin`, the new pad's first element, in
+/// the dispatch (a slice passed in would be copied); the others (the
+/// filter) along each window dim. A filter the host passes in is sliced in
+/// the host, where it stays a view of the parameter.
 void dropTaps(TrimmedRead &read, ArrayRef<int64_t> origin) {
   linalg::GenericOp convolution = read.convolution;
   OpBuilder builder(convolution);
@@ -168,7 +169,8 @@ void dropTaps(TrimmedRead &read, ArrayRef<int64_t> origin) {
     if (sizes == type.getShape())
       continue;
     Operation *before = convolution;
-    if (auto region = convolution->getParentOfType<dispatch::RegionOp>();
+    auto region = convolution->getParentOfType<dispatch::RegionOp>();
+    if (operand.getOperandNumber() != read.operand &&
         !region->isAncestor(operand.get().getParentRegion()->getParentOp()))
       before = region;
     operand.set(slice(builder, before, operand.get(), offsets, sizes));
@@ -185,22 +187,13 @@ struct ZeroPad {
 
 std::optional<ZeroPad> matchZeroPad(tensor::InsertSliceOp insert) {
   auto fill = insert.getDest().getDefiningOp<linalg::FillOp>();
-  auto region = dyn_cast<dispatch::RegionOp>(insert->getParentOp());
-  if (!fill || !region || fill->getParentOfType<dispatch::RegionOp>() ||
+  OpResult padded = getRegionResultOf(insert);
+  if (!fill || !padded || fill->getParentOfType<dispatch::RegionOp>() ||
       !fill.hasPureTensorSemantics() ||
-      !(matchPattern(fill.getInputs().front(), m_AnyZeroFloat())) ||
-      insert.getSourceType().getRank() != insert.getDestType().getRank() ||
-      ShapedType::isDynamicShape(insert.getStaticOffsets()) ||
-      ShapedType::isDynamicShape(insert.getStaticSizes()) ||
-      !llvm::all_of(insert.getStaticStrides(),
-                    [](int64_t stride) { return stride == 1; }))
+      !isZeroConstant(fill.getInputs().front()) || !isStaticBoxInsert(insert) ||
+      !insert.getResult().hasOneUse())
     return std::nullopt;
-  OperandRange returned = region.getReturnOp().getOperands();
-  auto at = llvm::find(returned, insert.getResult());
-  if (at == returned.end() || !insert.getResult().hasOneUse())
-    return std::nullopt;
-  return ZeroPad{fill, insert,
-                 region->getResult(std::distance(returned.begin(), at))};
+  return ZeroPad{fill, insert, padded};
 }
 
 /// Makes `pad` the box [begin, end) of what it was: a fill of that shape

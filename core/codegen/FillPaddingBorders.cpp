@@ -10,11 +10,11 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "core/codegen/PadInserts.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Utils/StaticValueUtils.h"
-#include "mlir/IR/Matchers.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_FILLPADDINGBORDERSPASS
@@ -32,11 +32,7 @@ bool isInteriorInsert(OpOperand &use) {
   auto insert = dyn_cast<tensor::InsertSliceOp>(use.getOwner());
   return insert && use.get() == insert.getDest() &&
          insert->getParentOfType<dispatch::RegionOp>() &&
-         insert.getSourceType().getRank() == insert.getDestType().getRank() &&
-         !ShapedType::isDynamicShape(insert.getStaticOffsets()) &&
-         !ShapedType::isDynamicShape(insert.getStaticSizes()) &&
-         llvm::all_of(insert.getStaticStrides(),
-                      [](int64_t stride) { return stride == 1; });
+         isStaticBoxInsert(insert);
 }
 
 /// Fills the slab [offsets, offsets + sizes) of `into` with `value`, in
@@ -91,23 +87,19 @@ Value fillBorder(OpBuilder &builder, Location loc, Value value,
 /// Records on the dispatch holding `insert` that the result it returns
 /// `insert` as is zero outside the inserted box.
 void recordZeroBorder(tensor::InsertSliceOp insert) {
-  auto region = dyn_cast<dispatch::RegionOp>(insert->getParentOp());
-  if (!region)
+  OpResult result = getRegionResultOf(insert);
+  if (!result)
     return;
-  OperandRange returned = region.getReturnOp().getOperands();
-  auto at = llvm::find(returned, insert.getResult());
-  if (at == returned.end())
-    return;
-  Builder builder(region.getContext());
+  Operation *region = result.getOwner();
+  Builder builder(region->getContext());
   SmallVector<Attribute> boxes;
   if (auto recorded = region->getAttrOfType<ArrayAttr>(kZeroPaddedResultsAttr))
     boxes.assign(recorded.begin(), recorded.end());
   else
-    boxes.assign(region.getNumResults(), builder.getDenseI64ArrayAttr({}));
+    boxes.assign(region->getNumResults(), builder.getDenseI64ArrayAttr({}));
   SmallVector<int64_t> box(insert.getStaticOffsets());
   llvm::append_range(box, insert.getStaticSizes());
-  boxes[std::distance(returned.begin(), at)] =
-      builder.getDenseI64ArrayAttr(box);
+  boxes[result.getResultNumber()] = builder.getDenseI64ArrayAttr(box);
   region->setAttr(kZeroPaddedResultsAttr, builder.getArrayAttr(boxes));
 }
 
@@ -133,8 +125,7 @@ struct FillPaddingBordersPass
       });
       OpBuilder builder(fill);
       Value value = fill.getInputs().front();
-      bool zero = matchPattern(value, m_AnyZeroFloat()) ||
-                  matchPattern(value, m_Zero());
+      bool zero = isZeroConstant(value);
       for (OpOperand *use : uses) {
         auto insert = cast<tensor::InsertSliceOp>(use->getOwner());
         use->set(fillBorder(builder, fill.getLoc(), value, insert));

@@ -135,13 +135,13 @@ def SkipPaddingTapsPass
     only adds products of one input to its init (a convolution or matmul
     tile), where that input is a static slice of a dispatch argument zero
     outside a box (`dispatchlab.zero_padded_interior`, recorded by
-    FillPaddingBorders and OutlineDispatchRegions), runs under an `scf.if`
-    testing that the slice meets the box: a zero input adds nothing. The
-    guard encloses the outermost `scf.for` loops around the generic that
-    only carry its accumulator and over which the slice does not move (a
-    tile's channel loop, not its filter-tap loops). deeplabv3's ASPP
-    convolutions (dilations 12, 24, 36 on a 17x17 map) read padding with 8
-    of their 9 taps almost everywhere.
+    FillPaddingBorders and OutlineDispatchRegions): the outermost `scf.for`
+    loops around it that only carry its accumulator and over which the
+    slice does not move (a tile's channel loop, not its filter-tap loops)
+    get no iterations when the slice misses the box, by a `select` on the
+    upper bound: a zero input adds nothing. deeplabv3's ASPP convolutions
+    (dilations 12, 24, 36 on a 17x17 map) read padding with 8 of their 9
+    taps almost everywhere.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
                            "mlir::arith::ArithDialect",

@@ -144,3 +144,51 @@ func.func @other_reader(%x: tensor<4x4xf32>, %w: tensor<3x4x8xf32>, %init: tenso
   }
   return %conv, %exp : tensor<4x8xf32>, tensor<12x4xf32>
 }
+
+// -----
+
+// Two readers: the centre-tap convolution and a dilation-1 one whose taps
+// all reach the interior and read the whole pad. The pad stays whole; the
+// first reads its interior through a slice in its own dispatch (a slice
+// passed in would be copied), with its filter's centre tap.
+// CHECK-LABEL: func.func @two_readers
+// CHECK-SAME:    %[[W:[a-z0-9]+]]: tensor<3x4x8xf32>
+// CHECK:         %[[PAD:.+]] = dispatch.region -> (tensor<12x4xf32>)
+// CHECK:         %[[TAP:.+]] = tensor.extract_slice %[[W]][1, 0, 0] [1, 4, 8]
+// CHECK:         dispatch.region
+// CHECK:           %[[INTERIOR:.+]] = tensor.extract_slice %[[PAD]][4, 0] [4, 4] [1, 1]
+// CHECK:           linalg.generic {{.+}} ins(%[[INTERIOR]], %[[TAP]] : tensor<4x4xf32>, tensor<1x4x8xf32>)
+// CHECK:         dispatch.region
+// CHECK:           linalg.generic {{.+}} ins(%[[PAD]], %[[W]] : tensor<12x4xf32>, tensor<3x4x8xf32>)
+#dilated = affine_map<(d0, d1, d2, d3) -> (d0 + d2 * 4, d3)>
+#dense = affine_map<(d0, d1, d2, d3) -> (d0 + d2, d3)>
+#filter = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>
+#output4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @two_readers(%x: tensor<4x4xf32>, %w: tensor<3x4x8xf32>, %init: tensor<4x8xf32>, %init10: tensor<10x8xf32>) -> (tensor<4x8xf32>, tensor<10x8xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<12x4xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<12x4xf32>) -> tensor<12x4xf32>
+  %pad = dispatch.region -> (tensor<12x4xf32>) {
+    %inserted = tensor.insert_slice %x into %fill[4, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<12x4xf32>
+    dispatch.return %inserted : tensor<12x4xf32>
+  }
+  %conv = dispatch.region -> (tensor<4x8xf32>) {
+    %0 = linalg.generic {indexing_maps = [#dilated, #filter, #output4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%pad, %w : tensor<12x4xf32>, tensor<3x4x8xf32>) outs(%init : tensor<4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<4x8xf32>
+    dispatch.return %0 : tensor<4x8xf32>
+  }
+  %conv10 = dispatch.region -> (tensor<10x8xf32>) {
+    %1 = linalg.generic {indexing_maps = [#dense, #filter, #output4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%pad, %w : tensor<12x4xf32>, tensor<3x4x8xf32>) outs(%init10 : tensor<10x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<10x8xf32>
+    dispatch.return %1 : tensor<10x8xf32>
+  }
+  return %conv, %conv10 : tensor<4x8xf32>, tensor<10x8xf32>
+}
