@@ -88,7 +88,8 @@ LogicalResult trimDim(linalg::GenericOp convolution, AffineExpr expr,
   // Tap k reads [t*k, s*(O-1) + t*k]: live when that meets [low, high).
   int64_t stride = output->coefficient, dilation = window->coefficient;
   int64_t span = stride * (ranges[output->dim] - 1);
-  int64_t first = std::max<int64_t>(0, llvm::divideCeil(low - span, dilation));
+  int64_t first =
+      std::max<int64_t>(0, llvm::divideCeilSigned(low - span, dilation));
   int64_t last =
       std::min<int64_t>(ranges[window->dim] - 1, (high - 1) / dilation);
   if (first > last)

@@ -74,6 +74,42 @@ func.func @one_side(%x: tensor<4x4xf32>, %w: tensor<3x4x8xf32>, %init: tensor<4x
 
 // -----
 
+// Padded by 6 after the interior and not before: the last tap reads
+// padding only, and the first reaches the interior from before the window
+// of every output. The filter keeps taps 0 and 1; the pad keeps the 3
+// padding columns tap 1 reads.
+// CHECK-LABEL: func.func @other_side
+// CHECK-SAME:    %[[X:[a-z0-9]+]]: tensor<4x4xf32>, %[[W:[a-z0-9]+]]: tensor<3x4x8xf32>
+// CHECK:         %[[FILL:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<7x4xf32>)
+// CHECK:         %[[PAD:.+]] = dispatch.region -> (tensor<7x4xf32>)
+// CHECK:           tensor.insert_slice %[[X]] into %[[FILL]][0, 0] [4, 4] [1, 1]
+// CHECK:         %[[TAPS:.+]] = tensor.extract_slice %[[W]][0, 0, 0] [2, 4, 8] [1, 1, 1]
+// CHECK:         linalg.generic {{.+}} ins(%[[PAD]], %[[TAPS]] : tensor<7x4xf32>, tensor<2x4x8xf32>)
+#input = affine_map<(d0, d1, d2, d3) -> (d0 + d2 * 3, d3)>
+#filter = affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>
+#output4 = affine_map<(d0, d1, d2, d3) -> (d0, d1)>
+func.func @other_side(%x: tensor<4x4xf32>, %w: tensor<3x4x8xf32>, %init: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<10x4xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<10x4xf32>) -> tensor<10x4xf32>
+  %pad = dispatch.region -> (tensor<10x4xf32>) {
+    %inserted = tensor.insert_slice %x into %fill[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<10x4xf32>
+    dispatch.return %inserted : tensor<10x4xf32>
+  }
+  %conv = dispatch.region -> (tensor<4x8xf32>) {
+    %0 = linalg.generic {indexing_maps = [#input, #filter, #output4], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%pad, %w : tensor<10x4xf32>, tensor<3x4x8xf32>) outs(%init : tensor<4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<4x8xf32>
+    dispatch.return %0 : tensor<4x8xf32>
+  }
+  return %conv : tensor<4x8xf32>
+}
+
+// -----
+
 // Padded by one column: every tap reaches the interior for some output,
 // so nothing changes.
 // CHECK-LABEL: func.func @every_tap_live
