@@ -129,10 +129,9 @@ FailureOr<TrimmedRead> trimRead(OpOperand &use, ArrayRef<int64_t> offsets,
 }
 
 /// `value` sliced to [offsets, offsets + sizes), right before `before`.
-Value slice(OpBuilder &builder, Operation *before, Value value,
-            ArrayRef<int64_t> offsets, ArrayRef<int64_t> sizes) {
-  OpBuilder::InsertionGuard guard(builder);
-  builder.setInsertionPoint(before);
+Value slice(Operation *before, Value value, ArrayRef<int64_t> offsets,
+            ArrayRef<int64_t> sizes) {
+  OpBuilder builder(before);
   MLIRContext *context = builder.getContext();
   SmallVector<OpFoldResult> strides(sizes.size(), builder.getIndexAttr(1));
   return tensor::ExtractSliceOp::create(
@@ -148,7 +147,6 @@ Value slice(OpBuilder &builder, Operation *before, Value value,
 /// the host, where it stays a view of the parameter.
 void dropTaps(TrimmedRead &read, ArrayRef<int64_t> origin) {
   linalg::GenericOp convolution = read.convolution;
-  OpBuilder builder(convolution);
   for (OpOperand &operand : convolution->getOpOperands()) {
     auto type = cast<RankedTensorType>(operand.get().getType());
     SmallVector<int64_t> offsets(type.getRank(), 0);
@@ -162,7 +160,7 @@ void dropTaps(TrimmedRead &read, ArrayRef<int64_t> origin) {
       AffineMap map = convolution.getMatchingIndexingMap(&operand);
       for (KeptTaps taps : read.taps)
         if (std::optional<unsigned> dim = map.getResultPosition(
-                getAffineDimExpr(taps.dim, builder.getContext()))) {
+                getAffineDimExpr(taps.dim, convolution.getContext()))) {
           offsets[*dim] = taps.first;
           sizes[*dim] = taps.last - taps.first + 1;
         }
@@ -174,7 +172,7 @@ void dropTaps(TrimmedRead &read, ArrayRef<int64_t> origin) {
     if (operand.getOperandNumber() != read.operand &&
         !region->isAncestor(operand.get().getParentRegion()->getParentOp()))
       before = region;
-    operand.set(slice(builder, before, operand.get(), offsets, sizes));
+    operand.set(slice(before, operand.get(), offsets, sizes));
   }
 }
 

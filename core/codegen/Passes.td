@@ -144,8 +144,7 @@ def SkipPaddingTapsPass
     taps almost everywhere.
   }];
   let dependentDialects = ["mlir::affine::AffineDialect",
-                           "mlir::arith::ArithDialect",
-                           "mlir::scf::SCFDialect"];
+                           "mlir::arith::ArithDialect"];
 }
 
 def DeduplicateDispatchesPass

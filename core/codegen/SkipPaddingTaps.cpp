@@ -121,8 +121,8 @@ scf::ForOp getSkippedLoop(linalg::GenericOp generic, ArrayRef<Value> leaves) {
   return outermost;
 }
 
-/// Whether the slice meets the interior, built before `at`; null if it
-/// always does.
+/// Whether the slice meets the interior, built at `builder`'s point; null
+/// if it always does.
 Value buildMeetsInterior(OpBuilder &builder, Location loc,
                          const PaddedSlice &slice) {
   int64_t rank = slice.sizes.size();
