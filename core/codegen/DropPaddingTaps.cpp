@@ -115,6 +115,12 @@ FailureOr<TrimmedRead> trimRead(OpOperand &use, ArrayRef<int64_t> offsets,
     if (failed(trimDim(convolution, expr, offsets[dim],
                        offsets[dim] + sizes[dim], read)))
       return failure();
+  // A window dim indexing two dims of the padded operand keeps only the
+  // taps live in both, which the per-dim reads above do not express.
+  llvm::SmallDenseSet<unsigned> windows;
+  for (KeptTaps taps : read.taps)
+    if (!windows.insert(taps.dim).second)
+      return failure();
   // A dropped tap's dim must index every other operand plainly.
   for (KeptTaps taps : read.taps)
     for (OpOperand &other : convolution->getOpOperands())

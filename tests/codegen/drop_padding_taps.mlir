@@ -228,3 +228,35 @@ func.func @two_readers(%x: tensor<4x4xf32>, %w: tensor<3x4x8xf32>, %init: tensor
   }
   return %conv, %conv10 : tensor<4x8xf32>, tensor<10x8xf32>
 }
+
+// -----
+
+// One window dim indexes both dims of the padding (a diagonal filter):
+// rows keep tap 1 and columns tap 0, so no tap reads the interior in both,
+// which trimming each dim on its own would miss. Left alone.
+// CHECK-LABEL: func.func @window_dim_twice
+// CHECK:         linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<12x12xf32>)
+// CHECK-NOT:     tensor.extract_slice
+// CHECK:         linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<12x12xf32>, tensor<3x8xf32>)
+#input = affine_map<(d0, d1, d2, d3) -> (d0 + d2 * 4, d1 + d2 * 4)>
+#filter = affine_map<(d0, d1, d2, d3) -> (d2, d3)>
+#output = affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>
+func.func @window_dim_twice(%x: tensor<4x4xf32>, %w: tensor<3x8xf32>, %init: tensor<4x4x8xf32>) -> tensor<4x4x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<12x12xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<12x12xf32>) -> tensor<12x12xf32>
+  %pad = dispatch.region -> (tensor<12x12xf32>) {
+    %inserted = tensor.insert_slice %x into %fill[4, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<12x12xf32>
+    dispatch.return %inserted : tensor<12x12xf32>
+  }
+  %conv = dispatch.region -> (tensor<4x4x8xf32>) {
+    %0 = linalg.generic {indexing_maps = [#input, #filter, #output], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%pad, %w : tensor<12x12xf32>, tensor<3x8xf32>) outs(%init : tensor<4x4x8xf32>) {
+    ^bb0(%a: f32, %b: f32, %o: f32):
+      %m = arith.mulf %a, %b : f32
+      %s = arith.addf %o, %m : f32
+      linalg.yield %s : f32
+    } -> tensor<4x4x8xf32>
+    dispatch.return %0 : tensor<4x4x8xf32>
+  }
+  return %conv : tensor<4x4x8xf32>
+}
