@@ -17,6 +17,7 @@
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Utils/IndexingUtils.h"
 
 namespace dispatchlab {
 #define GEN_PASS_DEF_SKIPPADDINGTAPSPASS
@@ -67,6 +68,13 @@ std::optional<PaddedSlice> matchPaddedSlice(Value value) {
     return std::nullopt;
   slice.interior = interior.asArrayRef();
   ArrayRef<int64_t> shape = cast<RankedTensorType>(value.getType()).getShape();
+  // The test makes the loop's trip count a runtime value, which costs every
+  // tile: on ResNet-50's 3x3 convolutions, padded by one, more than the
+  // taps it skipped. Only a tensor mostly of padding (a dilated
+  // convolution's) is worth it.
+  if (2 * computeProduct(slice.interior.drop_front(type.getRank())) >
+      computeProduct(shape))
+    return std::nullopt;
   for (int64_t dim = 0; dim < type.getRank(); ++dim)
     if (slice.interior[dim] != 0 ||
         slice.interior[type.getRank() + dim] != shape[dim])
