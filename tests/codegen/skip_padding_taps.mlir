@@ -61,8 +61,9 @@ func.func @tap_loops(%x: tensor<12x12x16xf32> {dispatchlab.zero_padded_interior 
 // -----
 
 // The same tile over an 8x8 map padded by one: most of the input is
-// interior, so few slices miss it, and a loop bound tested in every tile
-// cost more than they saved (ResNet-50's 3x3 convolutions). Left alone.
+// interior, so few slices miss it, and testing every tile's loop bound
+// cost more than the skipped taps saved (ResNet-50's 3x3 convolutions).
+// Left alone.
 // CHECK-LABEL: func.func @mostly_interior
 // CHECK:         %[[C16:.+]] = arith.constant 16 : index
 // CHECK-NOT:     arith.select
