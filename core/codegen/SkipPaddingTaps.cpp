@@ -40,7 +40,7 @@ struct PaddedSlice {
 };
 
 /// `value` as a chain of rank-preserving, unit-stride slices of a function
-/// argument with kZeroPaddedInteriorAttr.
+/// argument with kZeroPaddedInteriorAttr that is mostly padding.
 std::optional<PaddedSlice> matchPaddedSlice(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   if (!type || !type.hasStaticShape())
