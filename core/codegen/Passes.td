@@ -197,10 +197,12 @@ def SerializeSmallTileLoopsPass
     kMinimumWorkload), so that runtime overhead does not dominate. The
     defaults come from one- and two-thread profiles of four zoo models on a
     2-vCPU Intel Xeon, the byte threshold lowered once tiles ran in
-    per-thread blocks (docs/codegen.md, Threads).
+    per-thread blocks, and the FLOP threshold from 8 M to 4 M on a 2-vCPU
+    AMD EPYC, where MobileNetV2's 4.8 MFLOP 1x1 projection took 25 us
+    serialized and 15 us spread (docs/codegen.md, Threads).
   }];
   let options = [
-    Option<"maxFlops", "max-flops", "int64_t", "8000000",
+    Option<"maxFlops", "max-flops", "int64_t", "4000000",
            "FLOPs below which (with max-bytes) a dispatch's tiles run on "
            "the calling thread">,
     Option<"maxBytes", "max-bytes", "int64_t", "262144",
