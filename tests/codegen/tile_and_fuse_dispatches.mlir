@@ -69,6 +69,35 @@ func.func @host(%x: tensor<1x784xf32>, %w: tensor<784x128xf32>) -> tensor<1x128x
 
 // -----
 
+// 32 channels reduced in two steps of 16 spilled the accumulating
+// registers in LLVM, so they go in four steps of 8.
+// CHECK-LABEL: func.func @two_step_reduction_dispatch
+// CHECK:         scf.for {{.+}} = %c0 to %c32 step %c8 iter_args
+// CHECK:           linalg.matmul ins({{.+}} : tensor<8x8xf32>, tensor<8x32xf32>) outs({{.+}} : tensor<8x32xf32>)
+func.func @two_step_reduction_dispatch(%x: tensor<8x32xf32>, %w: tensor<32x64xf32>) -> tensor<8x64xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<8x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<8x32xf32>, tensor<32x64xf32>) outs(%fill : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %mm : tensor<8x64xf32>
+}
+
+// -----
+
+// Two steps of 12 (24 channels) did not spill and stay.
+// CHECK-LABEL: func.func @two_narrow_steps_dispatch
+// CHECK:         scf.for {{.+}} = %c0 to %c24 step %c12 iter_args
+// CHECK:           linalg.matmul ins({{.+}} : tensor<8x12xf32>, tensor<12x32xf32>) outs({{.+}} : tensor<8x32xf32>)
+func.func @two_narrow_steps_dispatch(%x: tensor<8x24xf32>, %w: tensor<24x64xf32>) -> tensor<8x64xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<8x64xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<8x64xf32>) -> tensor<8x64xf32>
+  %mm = linalg.matmul ins(%x, %w : tensor<8x24xf32>, tensor<24x64xf32>) outs(%fill : tensor<8x64xf32>) -> tensor<8x64xf32>
+  return %mm : tensor<8x64xf32>
+}
+
+// -----
+
 // A result inserted into a captured tensor (the next layer's padding): the
 // inserted value's producer is tiled, the insert stays outside the loops.
 // CHECK-LABEL: func.func @padded_result_dispatch
@@ -93,9 +122,10 @@ func.func @padded_result_dispatch(%x: tensor<4x64xf32>, %padded: tensor<6x66xf32
 // filter [f, kh, kw, c] is transposed once to [kh, kw, c, f] outside the
 // tile loops (16x16 blocks, vector transposes once vectorized), the ReLU's
 // (oh, f) tiles take the convolution fused in, the filter window dims are
-// tiled to 1 and the channels by 16. Once the unit dims are dropped and the
-// stride becomes a strided slice, each step is an 8x32x16 contraction
-// reading 16 rows of 32 contiguous filter values.
+// tiled to 1 and the channels by 8 (32 channels in two steps of 16 spill in
+// LLVM: getReductionStep). Once the unit dims are dropped and the stride
+// becomes a strided slice, each step is an 8x32x8 contraction reading 8 rows
+// of 32 contiguous filter values.
 // CHECK-LABEL: func.func @conv_relu_dispatch
 // CHECK:         scf.for %{{.+}} = %c0 to %c3 step %c1
 // CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
@@ -106,15 +136,15 @@ func.func @padded_result_dispatch(%x: tensor<4x64xf32>, %padded: tensor<6x66xf32
 // CHECK:           linalg.fill {{.+}} -> tensor<1x1x8x32xf32>
 // CHECK:           scf.for %{{.+}} = %c0 to %c3 step %c1
 // CHECK:             scf.for %{{.+}} = %c0 to %c3 step %c1
-// CHECK:               scf.for %{{.+}} = %c0 to %c32 step %c16
-// CHECK:                 linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x1x15x16xf32>, tensor<1x1x16x32xf32>) outs(%{{.+}} : tensor<1x1x8x32xf32>)
+// CHECK:               scf.for %{{.+}} = %c0 to %c32 step %c8
+// CHECK:                 linalg.generic {{.+}} ins(%{{.+}}, %{{.+}} : tensor<1x1x15x8xf32>, tensor<1x1x8x32xf32>) outs(%{{.+}} : tensor<1x1x8x32xf32>)
 // CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<1x1x8x32xf32>)
 // VEC-LABEL:   func.func @conv_relu_dispatch
 // VEC:           vector.transpose %{{.+}}, [1, 2, 3, 0] : vector<16x1x1x16xf32> to vector<1x1x16x16xf32>
 // VEC-NOT:       linalg.
-// VEC:           %[[STRIDED:.+]] = tensor.extract_slice %{{.+}}[0, 0] [8, 16] [2, 1] : tensor<15x16xf32> to tensor<8x16xf32>
-// VEC:           %[[IN:.+]] = vector.transfer_read %[[STRIDED]]{{.+}} : tensor<8x16xf32>, vector<8x16xf32>
-// VEC:           vector.contract {{.+}} %[[IN]], %{{.+}}, %{{.+}} : vector<8x16xf32>, vector<16x32xf32> into vector<8x32xf32>
+// VEC:           %[[STRIDED:.+]] = tensor.extract_slice %{{.+}}[0, 0] [8, 8] [2, 1] : tensor<15x8xf32> to tensor<8x8xf32>
+// VEC:           %[[IN:.+]] = vector.transfer_read %[[STRIDED]]{{.+}} : tensor<8x8xf32>, vector<8x8xf32>
+// VEC:           vector.contract {{.+}} %[[IN]], %{{.+}}, %{{.+}} : vector<8x8xf32>, vector<8x32xf32> into vector<8x32xf32>
 // VEC:           arith.maximumf %{{.+}} : vector<8x32xf32>
 // VEC-NOT:       linalg.
 #in = affine_map<(d0, d1, d2, d3, d4, d5, d6) -> (d0, d1 * 2 + d4, d2 * 2 + d5, d6)>
