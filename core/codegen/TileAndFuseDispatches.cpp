@@ -54,10 +54,12 @@ int64_t getReductionStep(int64_t extent, int64_t target) {
 /// Where to split a parallel loop of `extent` whose tiles would be `size`
 /// (for `target`), so that each part tiles well; nothing when they do.
 /// `vectorWidth` is 0 unless the loop is the vector dim; `outerDim` says
-/// whether a non-unit parallel loop lies outside it.
+/// whether a non-unit parallel loop lies outside it, `accumulates` whether
+/// the op has reduction loops.
 std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
                                      int64_t target, int64_t vectorWidth,
-                                     bool multiResult, bool outerDim) {
+                                     bool multiResult, bool outerDim,
+                                     bool accumulates) {
   // A long extent without a divisor near the target (BERT's 30522-word
   // vocabulary, 131x131 feature maps), any extent above the target with no
   // divisor at all (17x17 maps: 17 tiles of one row), or a row dim with an
@@ -82,6 +84,14 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
   int64_t remainder = vectorWidth ? extent % vectorWidth : 0;
   if (!multiResult && vectorWidth && extent > vectorWidth && remainder >= 4 &&
       llvm::isPowerOf2_64(remainder))
+    return extent - remainder;
+  // A contraction's tile wider than a vector but no multiple of one keeps
+  // its accumulators in odd-width vectors, which LLVM spills (posenet's 17-
+  // and 34-channel heads, 17-lane tiles: about 600 spills, 58 GFLOP/s
+  // against 210 for 32 channels): the full vectors, then the remainder, of
+  // any width.
+  if (!multiResult && accumulates && vectorWidth && size > vectorWidth &&
+      size % vectorWidth != 0)
     return extent - remainder;
   return std::nullopt;
 }
@@ -214,6 +224,16 @@ llvm::SetVector<Operation *> getProducerSlice(Operation *op) {
   llvm::SetVector<Operation *> slice;
   (void)getBackwardSlice(op, &slice, options);
   return slice;
+}
+
+/// Whether the tiles of `root` accumulate: it or an op it reads from has
+/// reduction loops (a convolution whose result a transpose to NCHW tiles).
+bool accumulatesInTiles(linalg::LinalgOp root) {
+  auto reduces = [](Operation *op) {
+    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+    return linalgOp && linalgOp.getNumReductionLoops() > 0;
+  };
+  return reduces(root) || llvm::any_of(getProducerSlice(root), reduces);
 }
 
 /// Whether some result of `op` is read by something other than what tiling
@@ -534,7 +554,8 @@ struct TileAndFuseDispatchesPass
       if (std::optional<int64_t> at =
               getSplitPoint(ranges[loop], size, target,
                             fromInnermost == 0 ? vectorWidth : 0, multiResult,
-                            /*outerDim=*/position > 0))
+                            /*outerDim=*/position > 0,
+                            /*accumulates=*/accumulatesInTiles(root)))
         return splitAndTile(rewriter, root, loop, *at, targets);
       sizes[loop] = rewriter.getIndexAttr(size);
     }

@@ -387,6 +387,31 @@ func.func @ragged_remainder_stays_dispatch(%x: tensor<8x49xf32>) -> tensor<8x49x
 
 // -----
 
+// A contraction's 34 columns would be tiles of 17 lanes, whose accumulators
+// LLVM spills: the tiles of the transpose that reads it (an NCHW result)
+// take 32 columns, then the 2 left, each part with its matmul.
+// CHECK-LABEL: func.func @odd_width_contraction_dispatch
+// CHECK:         linalg.matmul {{.+}} outs({{.+}} : tensor<8x32xf32>)
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [32, 8] [1, 1]
+// CHECK:         linalg.matmul {{.+}} outs({{.+}} : tensor<8x2xf32>)
+// CHECK:         tensor.insert_slice %{{.+}} into %[[HEAD]][32, 0] [2, 8] [1, 1]
+#odd_id = affine_map<(d0, d1) -> (d0, d1)>
+#odd_tr = affine_map<(d0, d1) -> (d1, d0)>
+func.func @odd_width_contraction_dispatch(%a: tensor<8x64xf32>, %b: tensor<64x34xf32>) -> tensor<34x8xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<8x34xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<8x34xf32>) -> tensor<8x34xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<8x64xf32>, tensor<64x34xf32>) outs(%fill : tensor<8x34xf32>) -> tensor<8x34xf32>
+  %e2 = tensor.empty() : tensor<34x8xf32>
+  %t = linalg.generic {indexing_maps = [#odd_id, #odd_tr], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<8x34xf32>) outs(%e2 : tensor<34x8xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  } -> tensor<34x8xf32>
+  return %t : tensor<34x8xf32>
+}
+
+// -----
+
 // A split root whose filter is transposed: the one transpose (in 16x16
 // blocks) serves both parts, the 16 full 8-row tiles and the 3-row rest.
 // CHECK-LABEL: func.func @split_conv_dispatch
