@@ -38,18 +38,23 @@ int64_t getVectorTileSize(int64_t extent, int64_t target, int64_t vectorWidth) {
 }
 
 /// The step of a contraction's channel loop of `extent`: the largest divisor
-/// up to `target`, halved when that would leave exactly two steps of 16 or
-/// more. LLVM's machine scheduler hoists the broadcasts of such a loop (its
-/// offsets turned into constant phis) ahead of the FMAs and spills them: a
-/// 1x1 convolution of 32 channels spilled 254 times and took as long as one
-/// of 64; in four steps of 8 it spills twice and runs 1.5x faster. Two
-/// steps of 12 (24 channels) did not spill and were faster than four of 6.
+/// up to `target`, or the next smaller one when that would leave exactly
+/// two steps. LLVM's machine scheduler hoists the broadcasts of a
+/// two-iteration loop (its offsets turned into constant phis) ahead of the
+/// FMAs and spills them: a 1x1 convolution of 32 channels spilled 254 times
+/// and took as long as one of 64; in four steps of 8 it spills twice and
+/// runs 1.5x faster. 24 channels go in three steps of 8.
 int64_t getReductionStep(int64_t extent, int64_t target) {
   int64_t size = getFullTileSize(extent, target);
-  if (extent == 2 * size && size >= 16 && size % 2 == 0)
-    return size / 2;
+  if (extent == 2 * size && size > 1)
+    return getFullTileSize(extent, size - 1);
   return size;
 }
+
+/// The reduction step of a tile split into full vectors and a remainder
+/// (splitVectorRemainder): with steps of 16, the two parts' broadcasts were
+/// hoisted and spilled (114 spills in a 56x56x144 -> 24 convolution).
+constexpr int64_t kSplitTileReductionStep = 8;
 
 /// Where to split a parallel loop of `extent` whose tiles would be `size`
 /// (for `target`), so that each part tiles well; nothing when they do.
@@ -79,12 +84,15 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
   // register of its own, half or quarter of one (24 channels: one 24-lane
   // tile, which x86 has no register for, ran at a third of the 16- and
   // 32-channel speed; a 1000-class layer got tiles of 25): the full
-  // vectors, then the remainder. Other remainders stay in their tile (seed
-  // 004's 49 columns).
+  // vectors, then the remainder. A contraction whose whole extent is one
+  // tile is split inside it instead (splitVectorRemainder). Other
+  // remainders stay in their tile (seed 004's 49 columns).
   int64_t remainder = vectorWidth ? extent % vectorWidth : 0;
   if (!multiResult && vectorWidth && extent > vectorWidth && remainder >= 4 &&
       llvm::isPowerOf2_64(remainder))
-    return extent - remainder;
+    return accumulates && size == extent
+               ? std::nullopt
+               : std::optional<int64_t>(extent - remainder);
   // A contraction's tile wider than a vector but no multiple of one keeps
   // its accumulators in odd-width vectors, which LLVM spills (posenet's 17-
   // and 34-channel heads, 17-lane tiles: about 600 spills, 58 GFLOP/s
@@ -820,9 +828,11 @@ struct TileAndFuseDispatchesPass
       // convolution strategy tiles them to 1: each step is then a
       // matmul-like contraction over channels once unit dims are dropped
       // (depthwise, a 1-D convolution of one row: DecomposeDepthwiseConvs).
-      int64_t size = isWindowDim(op, index) || isColumnReduction(op)
-                         ? 1
-                         : getReductionStep(ranges[index], reductionTileSize);
+      int64_t size =
+          isWindowDim(op, index) || isColumnReduction(op) ? 1
+          : getVectorRemainder(op)
+              ? getReductionStep(ranges[index], kSplitTileReductionStep)
+              : getReductionStep(ranges[index], reductionTileSize);
       if (size == ranges[index])
         continue;
       sizes[index] = rewriter.getIndexAttr(size);
@@ -852,8 +862,13 @@ struct TileAndFuseDispatchesPass
     }
     if (!tiled)
       return success();
-    if (!multiResult && !isRowReduction(op) && !isColumnProduct(op))
-      return tileWithSizes(rewriter, op, sizes, "reduction loops", interchange);
+    if (!multiResult && !isRowReduction(op) && !isColumnProduct(op)) {
+      Operation *tiled = nullptr;
+      if (failed(tileWithSizes(rewriter, op, sizes, "reduction loops",
+                               interchange, &tiled)))
+        return failure();
+      return splitVectorRemainder(rewriter, tiled);
+    }
     // A result op fused into a reduction's tile (a LayerNorm's centred
     // input, returned next to its sum of squares) is only vectorizable a
     // reduction step at a time: it is fused into the reduction loop and
@@ -902,6 +917,39 @@ struct TileAndFuseDispatchesPass
     return success();
   }
 
+  /// Splits the reduction step `tiled` of a tile whose vector dim is full
+  /// vectors and a register-sized remainder (24 channels: 16 and 8) into
+  /// one op per part, so that both accumulate in registers of their own
+  /// while sharing the step's input broadcasts; two tile loops (one per
+  /// part) each loaded them (EfficientNetV2-S's 24-channel convolutions).
+  LogicalResult splitVectorRemainder(RewriterBase &rewriter, Operation *tiled) {
+    auto op = dyn_cast_if_present<linalg::LinalgOp>(tiled);
+    std::optional<std::pair<unsigned, int64_t>> split =
+        op ? getVectorRemainder(op) : std::nullopt;
+    if (!split)
+      return success();
+    rewriter.setInsertionPoint(op);
+    linalg::splitOp(rewriter, cast<TilingInterface>(op.getOperation()),
+                    split->first, rewriter.getIndexAttr(split->second));
+    return success();
+  }
+
+  /// The innermost parallel loop of a tile `op` and where its full vectors
+  /// end, if the rest is a register of its own (4 or 8 lanes).
+  std::optional<std::pair<unsigned, int64_t>>
+  getVectorRemainder(linalg::LinalgOp op) const {
+    SmallVector<unsigned> parallel;
+    op.getParallelDims(parallel);
+    if (op.hasDynamicShape() || parallel.empty())
+      return std::nullopt;
+    int64_t extent = op.getStaticLoopRanges()[parallel.back()];
+    int64_t remainder = extent % vectorWidth;
+    if (extent <= vectorWidth || remainder < 4 ||
+        !llvm::isPowerOf2_64(remainder))
+      return std::nullopt;
+    return std::make_pair(parallel.back(), extent - remainder);
+  }
+
   /// An elementwise op left wider than a register tile (`tileElements`, the
   /// targets' product) inside a tile (a softmax's exp over whole rows, kept
   /// untiled along the row so that its reductions are not recomputed) goes
@@ -940,7 +988,8 @@ struct TileAndFuseDispatchesPass
   static LogicalResult tileWithSizes(RewriterBase &rewriter, Operation *op,
                                      ArrayRef<OpFoldResult> sizes,
                                      StringRef what,
-                                     ArrayRef<int64_t> interchange = {}) {
+                                     ArrayRef<int64_t> interchange = {},
+                                     Operation **tiled = nullptr) {
     scf::SCFTilingOptions options;
     options.setTileSizes(sizes);
     if (!interchange.empty())
@@ -951,6 +1000,8 @@ struct TileAndFuseDispatchesPass
     if (failed(result))
       return op->emitOpError("tiling ") << what << " failed";
     rewriter.replaceOp(op, result->replacements);
+    if (tiled && result->tiledOps.size() == 1)
+      *tiled = result->tiledOps.front();
     return success();
   }
 };

@@ -69,8 +69,8 @@ func.func @host(%x: tensor<1x784xf32>, %w: tensor<784x128xf32>) -> tensor<1x128x
 
 // -----
 
-// 32 channels reduced in two steps of 16 spilled the accumulating
-// registers in LLVM, so they go in four steps of 8.
+// 32 channels reduced in two steps of 16 spilled the input broadcasts in
+// LLVM, so they go in four steps of 8.
 // CHECK-LABEL: func.func @two_step_reduction_dispatch
 // CHECK:         scf.for {{.+}} = %c0 to %c32 step %c8 iter_args
 // CHECK:           linalg.matmul ins({{.+}} : tensor<8x8xf32>, tensor<8x32xf32>) outs({{.+}} : tensor<8x32xf32>)
@@ -84,10 +84,10 @@ func.func @two_step_reduction_dispatch(%x: tensor<8x32xf32>, %w: tensor<32x64xf3
 
 // -----
 
-// Two steps of 12 (24 channels) did not spill and stay.
+// Likewise 24 channels go in three steps of 8, not two of 12.
 // CHECK-LABEL: func.func @two_narrow_steps_dispatch
-// CHECK:         scf.for {{.+}} = %c0 to %c24 step %c12 iter_args
-// CHECK:           linalg.matmul ins({{.+}} : tensor<8x12xf32>, tensor<12x32xf32>) outs({{.+}} : tensor<8x32xf32>)
+// CHECK:         scf.for {{.+}} = %c0 to %c24 step %c8 iter_args
+// CHECK:           linalg.matmul ins({{.+}} : tensor<8x8xf32>, tensor<8x32xf32>) outs({{.+}} : tensor<8x32xf32>)
 func.func @two_narrow_steps_dispatch(%x: tensor<8x24xf32>, %w: tensor<24x64xf32>) -> tensor<8x64xf32> attributes {dispatchlab.dispatch} {
   %cst = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<8x64xf32>
@@ -305,24 +305,61 @@ func.func @split_narrow_columns_dispatch(%x: tensor<9x9x64xf32>) -> tensor<9x9x6
 
 // -----
 
-// 24 columns are a 16-lane vector and an 8-lane one, not one 24-lane tile
-// (x86 has no such register): the bias add is split at column 16, and each
+// 40 columns are two 16-lane vectors and an 8-lane one, not 20-lane tiles
+// (x86 has no such register): the bias add is split at column 32, and each
 // part computes the matmul (and its fill) on its own columns only.
 // CHECK-LABEL: func.func @split_vector_remainder_dispatch
 // CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8)
-// CHECK:           linalg.fill {{.+}} -> tensor<8x16xf32>
-// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x16xf32>)
-// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<8x16xf32>)
-// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [16, 16] [1, 1]
+// CHECK:           linalg.fill {{.+}} -> tensor<8x32xf32>
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x32xf32>)
+// CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<8x32xf32>)
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %{{.+}}[0, 0] [16, 32] [1, 1]
 // CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (16) step (8)
 // CHECK:           linalg.fill {{.+}} -> tensor<8x8xf32>
 // CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x8xf32>)
 // CHECK:           linalg.generic {{.+}} outs({{.+}} : tensor<8x8xf32>)
-// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 16] [16, 8] [1, 1]
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 32] [16, 8] [1, 1]
 // CHECK-NOT:     linalg.
+#id40 = affine_map<(d0, d1) -> (d0, d1)>
+#row40 = affine_map<(d0, d1) -> (d1)>
+func.func @split_vector_remainder_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x40xf32>, %bias: tensor<40xf32>) -> tensor<16x40xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x40xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x40xf32>) outs(%fill : tensor<16x40xf32>) -> tensor<16x40xf32>
+  %add = linalg.generic {indexing_maps = [#id40, #row40, #id40], iterator_types = ["parallel", "parallel"]} ins(%mm, %bias : tensor<16x40xf32>, tensor<40xf32>) outs(%empty : tensor<16x40xf32>) {
+  ^bb0(%x: f32, %y: f32, %o: f32):
+    %s = arith.addf %x, %y : f32
+    linalg.yield %s : f32
+  } -> tensor<16x40xf32>
+  return %add : tensor<16x40xf32>
+}
+
+// -----
+
+// 24 columns (within the 32-column target) are one tile whose reduction
+// step is split into a 16-column and an 8-column matmul: both read the same
+// 8x8 input slice and accumulate into their own columns of the tile, in
+// steps of 8. The bias add runs once on the whole tile.
+// CHECK-LABEL: func.func @split_vector_remainder_in_tile_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8)
+// CHECK:           linalg.fill {{.+}} -> tensor<8x24xf32>
+// CHECK:           scf.for {{.+}} = %c0 to %c64 step %c8 iter_args(%[[ACC:.+]] = %{{.+}})
+// CHECK:             %[[IN:.+]] = tensor.extract_slice %{{.+}} [8, 8] [1, 1] : tensor<8x64xf32> to tensor<8x8xf32>
+// CHECK:             %[[HEAD_ACC:.+]] = tensor.extract_slice %[[ACC]][0, 0] [8, 16] [1, 1]
+// CHECK:             %[[HEAD:.+]] = linalg.matmul ins(%[[IN]], %{{.+}} : tensor<8x8xf32>, tensor<8x16xf32>) outs(%[[HEAD_ACC]] : tensor<8x16xf32>)
+// CHECK:             %[[WITH_HEAD:.+]] = tensor.insert_slice %[[HEAD]] into %[[ACC]][0, 0] [8, 16] [1, 1]
+// CHECK:             %[[TAIL_ACC:.+]] = tensor.extract_slice %[[WITH_HEAD]][0, 16] [8, 8] [1, 1]
+// CHECK:             %[[TAIL:.+]] = linalg.matmul ins(%[[IN]], %{{.+}} : tensor<8x8xf32>, tensor<8x8xf32>) outs(%[[TAIL_ACC]] : tensor<8x8xf32>)
+// CHECK:             tensor.insert_slice %[[TAIL]] into %[[WITH_HEAD]][0, 16] [8, 8] [1, 1]
+// CHECK:           linalg.generic {{.+}} outs(%{{.+}} : tensor<8x24xf32>)
+// VEC-LABEL:   func.func @split_vector_remainder_in_tile_dispatch
+// VEC:           %[[IN:.+]] = vector.transfer_read {{.+}} : tensor<8x8xf32>, vector<8x8xf32>
+// VEC:           vector.contract {{.+}} %[[IN]], %{{.+}}, %{{.+}} : vector<8x8xf32>, vector<8x16xf32> into vector<8x16xf32>
+// VEC:           vector.contract {{.+}} %[[IN]], %{{.+}}, %{{.+}} : vector<8x8xf32>, vector<8x8xf32> into vector<8x8xf32>
 #id24 = affine_map<(d0, d1) -> (d0, d1)>
 #row24 = affine_map<(d0, d1) -> (d1)>
-func.func @split_vector_remainder_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> attributes {dispatchlab.dispatch} {
+func.func @split_vector_remainder_in_tile_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> attributes {dispatchlab.dispatch} {
   %cst = arith.constant 0.0 : f32
   %empty = tensor.empty() : tensor<16x24xf32>
   %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x24xf32>) -> tensor<16x24xf32>
@@ -338,32 +375,32 @@ func.func @split_vector_remainder_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x
 // -----
 
 // A contraction accumulating into its bias broadcast (a 1x1 convolution's
-// bias as init), split at column 16: the tail's init is its slice of the
+// bias as init), split at column 32: the tail's init is its slice of the
 // broadcast, not of the head's result inserted into it, so each part
 // broadcasts its own bias columns in its tiles; the head's result goes
 // into an empty tensor, and no broadcast of the whole result runs first.
 // CHECK-LABEL: func.func @split_bias_init_dispatch
 // CHECK-NOT:     linalg.generic
 // CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8)
-// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<16xf32>) outs(%{{.+}} : tensor<8x16xf32>)
-// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x16xf32>)
-// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<16x24xf32>
-// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %[[EMPTY]][0, 0] [16, 16] [1, 1]
+// CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x32xf32>)
+// CHECK:         %[[EMPTY:.+]] = tensor.empty() : tensor<16x40xf32>
+// CHECK:         %[[HEAD:.+]] = tensor.insert_slice %{{.+}} into %[[EMPTY]][0, 0] [16, 32] [1, 1]
 // CHECK:         %[[TAIL:.+]] = scf.forall ({{.+}}) = (0) to (16) step (8)
 // CHECK:           linalg.generic {{.+}} ins(%{{.+}} : tensor<8xf32>) outs(%{{.+}} : tensor<8x8xf32>)
 // CHECK:           linalg.matmul {{.+}} outs({{.+}} : tensor<8x8xf32>)
-// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 16] [16, 8] [1, 1]
+// CHECK:         tensor.insert_slice %[[TAIL]] into %[[HEAD]][0, 32] [16, 8] [1, 1]
 // CHECK-NOT:     linalg.
 #idb = affine_map<(d0, d1) -> (d0, d1)>
 #rowb = affine_map<(d0, d1) -> (d1)>
-func.func @split_bias_init_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x24xf32>, %bias: tensor<24xf32>) -> tensor<16x24xf32> attributes {dispatchlab.dispatch} {
-  %empty = tensor.empty() : tensor<16x24xf32>
-  %init = linalg.generic {indexing_maps = [#rowb, #idb], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<24xf32>) outs(%empty : tensor<16x24xf32>) {
+func.func @split_bias_init_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x40xf32>, %bias: tensor<40xf32>) -> tensor<16x40xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<16x40xf32>
+  %init = linalg.generic {indexing_maps = [#rowb, #idb], iterator_types = ["parallel", "parallel"]} ins(%bias : tensor<40xf32>) outs(%empty : tensor<16x40xf32>) {
   ^bb0(%x: f32, %o: f32):
     linalg.yield %x : f32
-  } -> tensor<16x24xf32>
-  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x24xf32>) outs(%init : tensor<16x24xf32>) -> tensor<16x24xf32>
-  return %mm : tensor<16x24xf32>
+  } -> tensor<16x40xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x40xf32>) outs(%init : tensor<16x40xf32>) -> tensor<16x40xf32>
+  return %mm : tensor<16x40xf32>
 }
 
 // -----
