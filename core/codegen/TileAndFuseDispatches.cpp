@@ -37,6 +37,12 @@ int64_t getVectorTileSize(int64_t extent, int64_t target, int64_t vectorWidth) {
   return getFullTileSize(extent, target);
 }
 
+/// Whether the last `lanes` of a vector dim fill a register of their own:
+/// half or a quarter of a 16-lane vector (8 or 4 lanes).
+bool isRegisterRemainder(int64_t lanes) {
+  return lanes >= 4 && llvm::isPowerOf2_64(lanes);
+}
+
 /// The step of a contraction's channel loop of `extent`: the largest divisor
 /// up to `target`, or the next smaller one when that would leave exactly
 /// two steps. LLVM's machine scheduler hoists the broadcasts of a
@@ -88,8 +94,8 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
   // tile is split inside it instead (splitVectorRemainder). Other
   // remainders stay in their tile (seed 004's 49 columns).
   int64_t remainder = vectorWidth ? extent % vectorWidth : 0;
-  if (!multiResult && vectorWidth && extent > vectorWidth && remainder >= 4 &&
-      llvm::isPowerOf2_64(remainder))
+  if (!multiResult && vectorWidth && extent > vectorWidth &&
+      isRegisterRemainder(remainder))
     return accumulates && size == extent
                ? std::nullopt
                : std::optional<int64_t>(extent - remainder);
@@ -944,8 +950,7 @@ struct TileAndFuseDispatchesPass
       return std::nullopt;
     int64_t extent = op.getStaticLoopRanges()[parallel.back()];
     int64_t remainder = extent % vectorWidth;
-    if (extent <= vectorWidth || remainder < 4 ||
-        !llvm::isPowerOf2_64(remainder))
+    if (extent <= vectorWidth || !isRegisterRemainder(remainder))
       return std::nullopt;
     return std::make_pair(parallel.back(), extent - remainder);
   }
