@@ -66,7 +66,7 @@ constexpr int64_t kSplitTileReductionStep = 8;
 /// (for `target`), so that each part tiles well; nothing when they do.
 /// `vectorWidth` is 0 unless the loop is the vector dim; `outerDim` says
 /// whether a non-unit parallel loop lies outside it, `accumulates` whether
-/// the op has reduction loops.
+/// its tiles accumulate (accumulatesInTiles).
 std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
                                      int64_t target, int64_t vectorWidth,
                                      bool multiResult, bool outerDim,
@@ -824,6 +824,11 @@ struct TileAndFuseDispatchesPass
   TileOrder tileOrder = TileOrder::Natural;
 
   LogicalResult tileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
+    bool fusesIntoReductionSteps =
+        multiResult || isRowReduction(op) || isColumnProduct(op);
+    // Contractions only: a column reduction's steps share no broadcasts.
+    bool splitInTile = !fusesIntoReductionSteps && !isColumnReduction(op) &&
+                       getVectorRemainder(op).has_value();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
     bool tiled = false;
@@ -836,7 +841,7 @@ struct TileAndFuseDispatchesPass
       // (depthwise, a 1-D convolution of one row: DecomposeDepthwiseConvs).
       int64_t size =
           isWindowDim(op, index) || isColumnReduction(op) ? 1
-          : getVectorRemainder(op)
+          : splitInTile
               ? getReductionStep(ranges[index], kSplitTileReductionStep)
               : getReductionStep(ranges[index], reductionTileSize);
       if (size == ranges[index])
@@ -868,12 +873,12 @@ struct TileAndFuseDispatchesPass
     }
     if (!tiled)
       return success();
-    if (!multiResult && !isRowReduction(op) && !isColumnProduct(op)) {
-      Operation *tiled = nullptr;
+    if (!fusesIntoReductionSteps) {
+      Operation *tiledOp = nullptr;
       if (failed(tileWithSizes(rewriter, op, sizes, "reduction loops",
-                               interchange, &tiled)))
+                               interchange, &tiledOp)))
         return failure();
-      return splitVectorRemainder(rewriter, tiled);
+      return splitInTile ? splitVectorRemainder(rewriter, tiledOp) : success();
     }
     // A result op fused into a reduction's tile (a LayerNorm's centred
     // input, returned next to its sum of squares) is only vectorizable a
