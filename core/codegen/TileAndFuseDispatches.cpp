@@ -65,12 +65,12 @@ constexpr int64_t kSplitTileReductionStep = 8;
 /// Where to split a parallel loop of `extent` whose tiles would be `size`
 /// (for `target`), so that each part tiles well; nothing when they do.
 /// `vectorWidth` is 0 unless the loop is the vector dim; `outerDim` says
-/// whether a non-unit parallel loop lies outside it, `accumulates` whether
-/// its tiles accumulate (accumulatesInTiles).
+/// whether a non-unit parallel loop lies outside it, `contracts` whether a
+/// contraction accumulates in its tiles (contractsInTiles).
 std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
                                      int64_t target, int64_t vectorWidth,
                                      bool multiResult, bool outerDim,
-                                     bool accumulates) {
+                                     bool contracts) {
   // A long extent without a divisor near the target (BERT's 30522-word
   // vocabulary, 131x131 feature maps), any extent above the target with no
   // divisor at all (17x17 maps: 17 tiles of one row), or a row dim with an
@@ -96,7 +96,7 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
   int64_t remainder = vectorWidth ? extent % vectorWidth : 0;
   if (!multiResult && vectorWidth && extent > vectorWidth &&
       isRegisterRemainder(remainder))
-    return accumulates && size == extent
+    return contracts && size == extent
                ? std::nullopt
                : std::optional<int64_t>(extent - remainder);
   // A contraction's tile wider than a vector but no multiple of one keeps
@@ -104,7 +104,7 @@ std::optional<int64_t> getSplitPoint(int64_t extent, int64_t size,
   // and 34-channel heads, 17-lane tiles: about 600 spills, 58 GFLOP/s
   // against 210 for 32 channels): the full vectors, then the remainder, of
   // any width.
-  if (!multiResult && accumulates && vectorWidth && size > vectorWidth &&
+  if (!multiResult && contracts && vectorWidth && size > vectorWidth &&
       size % vectorWidth != 0)
     return extent - remainder;
   return std::nullopt;
@@ -238,16 +238,6 @@ llvm::SetVector<Operation *> getProducerSlice(Operation *op) {
   llvm::SetVector<Operation *> slice;
   (void)getBackwardSlice(op, &slice, options);
   return slice;
-}
-
-/// Whether the tiles of `root` accumulate: it or an op it reads from has
-/// reduction loops (a convolution whose result a transpose to NCHW tiles).
-bool accumulatesInTiles(linalg::LinalgOp root) {
-  auto reduces = [](Operation *op) {
-    auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-    return linalgOp && linalgOp.getNumReductionLoops() > 0;
-  };
-  return reduces(root) || llvm::any_of(getProducerSlice(root), reduces);
 }
 
 /// Whether some result of `op` is read by something other than what tiling
@@ -569,7 +559,7 @@ struct TileAndFuseDispatchesPass
               getSplitPoint(ranges[loop], size, target,
                             fromInnermost == 0 ? vectorWidth : 0, multiResult,
                             /*outerDim=*/position > 0,
-                            /*accumulates=*/accumulatesInTiles(root)))
+                            /*contracts=*/contractsInTiles(root)))
         return splitAndTile(rewriter, root, loop, *at, targets);
       sizes[loop] = rewriter.getIndexAttr(size);
     }
@@ -713,6 +703,23 @@ struct TileAndFuseDispatchesPass
     });
   }
 
+  /// A reduction that accumulates products into register tiles (a matmul,
+  /// a convolution): neither a plain reduction nor a column one.
+  static bool isContraction(linalg::LinalgOp op) {
+    return op.getNumReductionLoops() > 0 && !isPlainReduction(op) &&
+           !isColumnReduction(op);
+  }
+
+  /// Whether a contraction accumulates in the tiles of `root`: it, or an op
+  /// it reads from (a convolution whose result a transpose to NCHW tiles).
+  static bool contractsInTiles(linalg::LinalgOp root) {
+    auto contracts = [](Operation *op) {
+      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
+      return linalgOp && isContraction(linalgOp);
+    };
+    return contracts(root) || llvm::any_of(getProducerSlice(root), contracts);
+  }
+
   /// A plain reduction that is not a column one: its partial results go
   /// along the reduced dim.
   static bool isRowReduction(linalg::LinalgOp op) {
@@ -826,9 +833,8 @@ struct TileAndFuseDispatchesPass
   LogicalResult tileReductions(RewriterBase &rewriter, linalg::LinalgOp op) {
     bool fusesIntoReductionSteps =
         multiResult || isRowReduction(op) || isColumnProduct(op);
-    // Contractions only: a column reduction's steps share no broadcasts.
-    bool splitInTile = !fusesIntoReductionSteps && !isColumnReduction(op) &&
-                       getVectorRemainder(op).has_value();
+    bool splitInTile =
+        !multiResult && isContraction(op) && getVectorRemainder(op).has_value();
     SmallVector<int64_t> ranges = op.getStaticLoopRanges();
     SmallVector<OpFoldResult> sizes(ranges.size(), rewriter.getIndexAttr(0));
     bool tiled = false;
