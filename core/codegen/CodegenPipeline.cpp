@@ -69,7 +69,8 @@ constexpr const char *kOutlinePipeline =
 std::string getTilePipeline(int64_t vectorWidth) {
   return "func.func(dispatchlab-transpose-weights),"
          "dispatchlab-hoist-parameter-packing,"
-         "func.func(dispatchlab-tile-data-tiled-dispatches{vector-width=" +
+         "func.func(dispatchlab-factor-repeated-gathers,"
+         "dispatchlab-tile-data-tiled-dispatches{vector-width=" +
          std::to_string(vectorWidth) +
          "},dispatchlab-tile-and-fuse-dispatches{vector-width=" +
          std::to_string(vectorWidth) +

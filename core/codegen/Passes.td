@@ -489,6 +489,31 @@ def DecomposeAggregatedOpsPass
                            "mlir::tensor::TensorDialect"];
 }
 
+def FactorRepeatedGathersPass
+    : Pass<"dispatchlab-factor-repeated-gathers", "mlir::func::FuncOp"> {
+  let summary = "Gather the source rows a generic reads again and again once, "
+                "into a table it reads rows from";
+  let description = [{
+    A parallel generic of a dispatch extracting from a tensor at a column
+    computed from its innermost loop (not that loop's own index) gathers
+    every element it reads. When one of its other loops indexes a source
+    dim of at most half its extent, through a value of that loop alone (an
+    upsampling resize: 257 output rows read 17 source rows), each gathered
+    source row is gathered again for every output row mapping to it. The
+    extract then reads a table instead: a generic over the loops the other
+    indices depend on, with the source dim in that loop's place, holding
+    the extract at each source row (the indices recomputed in its body),
+    read at the row index the extract used. Extracts differing only in that
+    row index share a table. For a bilinear resize that is the separable
+    form (gather each source row's columns, then interpolate rows), found
+    from the indices alone. Arithmetic is unchanged: the generic reads the
+    same elements. Not an IREE pass: IREE's CPU backend gathers each
+    element.
+  }];
+  let dependentDialects = ["mlir::linalg::LinalgDialect",
+                           "mlir::tensor::TensorDialect"];
+}
+
 def TileAndFuseDispatchesPass
     : Pass<"dispatchlab-tile-and-fuse-dispatches", "mlir::func::FuncOp"> {
   let summary = "Tile each dispatch's last op and fuse its producers into "
@@ -550,6 +575,12 @@ def TileAndFuseDispatchesPass
     after any shared producer with reduction loops (a matmul) got its own:
     computed once, while shared elementwise producers are recomputed per tile
     (IREE fuses a producer into several consumers only if it is elementwise).
+    An elementwise op whose body extracts elements (a resize, an embedding
+    lookup) and into which no contraction is fused takes one row by 2 x
+    `vector-width` per tile, so that indices computed from its outer loops
+    hold for the whole tile. Ops read only through extracts (the tables of
+    dispatchlab-factor-repeated-gathers) are tiled first, each in a tile
+    loop of its own.
     A dispatch copying an argument into a slice of another (a pad's
     interior) takes one scf.forall over blocks of up to 8 along the copied
     tensor's outermost non-unit dim. Dispatches with a result from another

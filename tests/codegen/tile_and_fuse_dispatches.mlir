@@ -1049,3 +1049,52 @@ func.func @copy_into_padding(%src: tensor<1x24x5x3xf32>, %dest: tensor<1x26x7x3x
   %copied = tensor.insert_slice %src into %dest[0, 1, 1, 0] [1, 24, 5, 3] [1, 1, 1, 1] : tensor<1x24x5x3xf32> into tensor<1x26x7x3xf32>
   return %copied : tensor<1x26x7x3xf32>
 }
+
+// -----
+
+// A body extracting elements (an embedding lookup) takes one row per tile,
+// two vectors wide: a row index computed from the outer loops is then one
+// value for the whole tile (a contiguous read; factor_repeated_gathers.mlir
+// has one). A token id read from an input still counts as varying to the
+// vectorizer, but it gathers from one row, not 8 at once.
+// CHECK-LABEL: func.func @row_lookup_dispatch
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (16, 64) step (1, 32)
+// VEC-LABEL: func.func @row_lookup_dispatch
+// VEC:           vector.gather %{{.+}} : tensor<100x64xf32>, vector<32xindex>, vector<32xi1>, vector<32xf32> into vector<32xf32>
+#rl_ids = affine_map<(d0, d1) -> (d0)>
+#rl_out = affine_map<(d0, d1) -> (d0, d1)>
+func.func @row_lookup_dispatch(%ids: tensor<16xindex>, %table: tensor<100x64xf32>) -> tensor<16x64xf32> attributes {dispatchlab.dispatch} {
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %rows = linalg.generic {indexing_maps = [#rl_ids, #rl_out], iterator_types = ["parallel", "parallel"]} ins(%ids : tensor<16xindex>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%id: index, %o: f32):
+    %d = linalg.index 1 : index
+    %e = tensor.extract %table[%id, %d] : tensor<100x64xf32>
+    linalg.yield %e : f32
+  } -> tensor<16x64xf32>
+  return %rows : tensor<16x64xf32>
+}
+
+// -----
+
+// Not when a contraction is fused into the tiles (MobileBERT's embedding
+// projection with the position and type lookups added after it): the
+// matmul keeps its 8 x 32 register tiles.
+// CHECK-LABEL: func.func @lookup_after_matmul_dispatch
+// CHECK:         scf.forall (%{{.+}}, %{{.+}}) = (0, 0) to (64, 16) step (32, 8)
+// CHECK:           linalg.matmul {{.+}} -> tensor<8x32xf32>
+#lm = affine_map<(d0, d1) -> (d0, d1)>
+func.func @lookup_after_matmul_dispatch(%lhs: tensor<16x16xf32>, %rhs: tensor<16x64xf32>, %pos: tensor<16x64xf32>) -> tensor<16x64xf32> attributes {dispatchlab.dispatch} {
+  %zero = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x64xf32>
+  %fill = linalg.fill ins(%zero : f32) outs(%empty : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %mm = linalg.matmul ins(%lhs, %rhs : tensor<16x16xf32>, tensor<16x64xf32>) outs(%fill : tensor<16x64xf32>) -> tensor<16x64xf32>
+  %sum = linalg.generic {indexing_maps = [#lm, #lm], iterator_types = ["parallel", "parallel"]} ins(%mm : tensor<16x64xf32>) outs(%empty : tensor<16x64xf32>) {
+  ^bb0(%in: f32, %o: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %p = tensor.extract %pos[%i, %j] : tensor<16x64xf32>
+    %s = arith.addf %in, %p : f32
+    linalg.yield %s : f32
+  } -> tensor<16x64xf32>
+  return %sum : tensor<16x64xf32>
+}
