@@ -58,7 +58,7 @@ std::optional<llvm::SmallBitVector> getLoopDeps(linalg::GenericOp op,
 /// An extract to read from a table instead: its source dim `row` is indexed
 /// by a value depending on loop `loop` alone, its innermost index (the
 /// column) on the innermost loop alone, not as that loop's own index (a
-/// contiguous read), and every other index on neither.
+/// contiguous read), and no other index on `loop`.
 struct RepeatedGather {
   tensor::ExtractOp extract;
   unsigned row;
@@ -130,11 +130,12 @@ Value cloneIndexValue(OpBuilder &builder, Value value, linalg::GenericOp op,
 
 /// The table of `gather`: a generic over its table loops, with the
 /// source's rows in place of `gather.loop`, yielding the extract at that
-/// row. Fills `tableDim` with the table dim of each loop of `op` it keeps.
+/// row.
 Value buildTable(RewriterBase &rewriter, linalg::GenericOp op,
-                 RepeatedGather gather,
-                 DenseMap<unsigned, unsigned> &tableDim) {
+                 RepeatedGather gather) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // The table dim of each loop of `op` the table keeps.
+  DenseMap<unsigned, unsigned> tableDim;
   RankedTensorType source = gather.extract.getTensor().getType();
   SmallVector<int64_t> shape;
   for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
@@ -195,10 +196,9 @@ void factorGathers(RewriterBase &rewriter, linalg::GenericOp op) {
     auto *shared = llvm::find_if(
         ArrayRef(gathers).take_front(index),
         [&](const RepeatedGather &other) { return shareTable(other, gather); });
-    DenseMap<unsigned, unsigned> tableDim;
     tables.push_back(shared != gathers.begin() + index
                          ? tables[shared - gathers.begin()]
-                         : buildTable(rewriter, op, gather, tableDim));
+                         : buildTable(rewriter, op, gather));
   }
   // The table's loops in loop order, the row index in `loop`'s place.
   for (auto [gather, table] : llvm::zip(gathers, tables)) {
