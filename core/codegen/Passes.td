@@ -507,8 +507,8 @@ def FactorRepeatedGathersPass
     row index share a table. For a bilinear resize that is the separable
     form (gather each source row's columns, then interpolate rows), found
     from the indices alone. Arithmetic is unchanged: the generic reads the
-    same elements. Not an IREE pass: IREE's CPU backend gathers each
-    element.
+    same elements. Not an IREE pass: IREE's CPU pipeline vectorizes such
+    extracts as gathers.
   }];
   let dependentDialects = ["mlir::linalg::LinalgDialect",
                            "mlir::tensor::TensorDialect"];
