@@ -106,6 +106,17 @@ std::optional<RepeatedGather> matchRepeatedGather(linalg::GenericOp op,
   return std::nullopt;
 }
 
+/// The loops of `op` the table of `gather` spans, in loop order: its table
+/// loops, and `gather.loop`, whose place the source's rows take.
+SmallVector<unsigned> getTableLoops(linalg::GenericOp op,
+                                    RepeatedGather gather) {
+  SmallVector<unsigned> loops;
+  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop)
+    if (loop == gather.loop || gather.tableLoops.test(loop))
+      loops.push_back(loop);
+  return loops;
+}
+
 /// `value` of `op`'s body recomputed at `builder`, each loop index `d` of
 /// `op` read as index `tableDim[d]` of the op being built.
 Value cloneIndexValue(OpBuilder &builder, Value value, linalg::GenericOp op,
@@ -138,10 +149,8 @@ Value buildTable(RewriterBase &rewriter, linalg::GenericOp op,
   DenseMap<unsigned, unsigned> tableDim;
   RankedTensorType source = gather.extract.getTensor().getType();
   SmallVector<int64_t> shape;
-  for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
-    if (loop != gather.loop && !gather.tableLoops.test(loop))
-      continue;
-    tableDim[loop] = shape.size();
+  for (auto [dim, loop] : llvm::enumerate(getTableLoops(op, gather))) {
+    tableDim[loop] = dim;
     shape.push_back(loop == gather.loop ? source.getDimSize(gather.row)
                                         : ranges[loop]);
   }
@@ -200,17 +209,15 @@ void factorGathers(RewriterBase &rewriter, linalg::GenericOp op) {
                          ? tables[shared - gathers.begin()]
                          : buildTable(rewriter, op, gather));
   }
-  // The table's loops in loop order, the row index in `loop`'s place.
+  // The table read at `op`'s loop indices, the row index in `loop`'s place.
   for (auto [gather, table] : llvm::zip(gathers, tables)) {
     rewriter.setInsertionPoint(gather.extract);
     SmallVector<Value> indices;
-    for (unsigned loop = 0; loop < op.getNumLoops(); ++loop) {
-      if (loop == gather.loop)
-        indices.push_back(gather.extract.getIndices()[gather.row]);
-      else if (gather.tableLoops.test(loop))
-        indices.push_back(
-            linalg::IndexOp::create(rewriter, gather.extract.getLoc(), loop));
-    }
+    for (unsigned loop : getTableLoops(op, gather))
+      indices.push_back(loop == gather.loop
+                            ? gather.extract.getIndices()[gather.row]
+                            : Value(linalg::IndexOp::create(
+                                  rewriter, gather.extract.getLoc(), loop)));
     rewriter.replaceOpWithNewOp<tensor::ExtractOp>(gather.extract, table,
                                                    indices);
   }
