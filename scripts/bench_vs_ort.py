@@ -22,6 +22,10 @@ For every zoo model (experiments/models/zoo.json, --models to choose):
   3. The outputs are compared: dispatchlab's against ORT's (max|a-b|/max|b|
      per output, reported; above --tolerance is a failure), and dispatchlab
      checks its own against the no-fusion loops reference as always.
+  4. With --profile-ops, one more pass at the first thread count with both
+     profilers on (ORT's per node, dispatchlab's --profile-dispatches): a
+     table of each runtime's time by op type and by dispatch class
+     (scripts/op_profile.py). Not timed rounds: profiling slows the calls.
 
 Speed is ORT's time over dispatchlab's (above 1: dispatchlab is faster),
 the geometric mean of the per-round ratios. Prints markdown; --out FILE also
@@ -38,8 +42,9 @@ import shutil
 import sys
 import tempfile
 from dataclasses import dataclass, field
-from typing import Dict, List, Optional
+from typing import Dict, List, Optional, Sequence
 
+import op_profile
 from bench_common import PinnedRunner, load_average, read_cpu
 
 import numpy as np
@@ -135,7 +140,9 @@ class Bench(PinnedRunner):
         os.makedirs(directory, exist_ok=True)
         return directory
 
-    def run_dispatchlab(self, model: dict, threads: int) -> Optional[float]:
+    def run_dispatchlab(self, model: dict, threads: int,
+                        extra: Sequence[str] = ()) -> Optional[dict]:
+        """The run's JSON, or None after recording a failure."""
         command = [self.dispatchlab, "run", model["path"],
                    f"--preset={self.args.preset}", "--parameters=model",
                    f"--threads={threads}",
@@ -145,26 +152,47 @@ class Bench(PinnedRunner):
                    f"--output-dir={self.output_dir(model, 'dl', threads)}"]
         command += [f"--input={n}={f}" for n, f in model["inputs"].items()]
         what = f"dispatchlab {model['name']} T={threads}"
-        out = self.execute(command, threads, what, limit_memory=True)
+        out = self.execute(command + list(extra), threads, what,
+                           limit_memory=True)
         if out is None:
             return None
         data = json.loads(out)
         self.provenance = data["provenance"]
-        return data["latency"]["median_ms"]
+        return data
 
-    def run_ort(self, model: dict, threads: int) -> Optional[float]:
+    def run_ort(self, model: dict, threads: int,
+                extra: Sequence[str] = ()) -> Optional[dict]:
+        """run_session.mjs's JSON, or None after recording a failure."""
         command = ["node", SESSION, model["path"],
                    os.path.dirname(next(iter(model["inputs"].values()))),
                    self.output_dir(model, "ort", threads), str(threads),
                    str(self.args.repetitions), str(self.args.warmup_seconds)]
         what = f"onnxruntime {model['name']} T={threads}"
-        out = self.execute(command, threads, what, limit_memory=False)
+        out = self.execute(command + list(extra), threads, what,
+                           limit_memory=False)
         if out is None:
             return None
         data = json.loads(out)
         self.ort_version = data["ort_version"]
         model["ort_outputs"] = data["output_names"]
-        return data["median_ms"]
+        return data
+
+    def profile(self, model: dict, threads: int) -> Optional[tuple]:
+        """(ORT ms by op type, dispatchlab ms by class) from one profiled
+        pass of each, or None after recording a failure."""
+        prefix = os.path.join(model["work"], f"ort_profile_T{threads}")
+        ours = self.run_dispatchlab(model, threads, ["--profile-dispatches"])
+        if ours is None or self.run_ort(model, threads, [prefix]) is None:
+            return None
+        run_json = os.path.join(model["work"], f"dl_profile_T{threads}.json")
+        with open(run_json, "w") as f:
+            json.dump(ours, f)
+        try:
+            ort = op_profile.ort_op_times(prefix, self.args.repetitions)
+        except (OSError, ValueError, RuntimeError) as error:
+            self.failures.append(f"{model['name']}: ORT profile: {error}")
+            return None
+        return ort, op_profile.dispatchlab_class_times(run_json)
 
     def compare_outputs(self, model: dict, threads: int) -> str:
         """max|a-b|/max|b| of dispatchlab's outputs against ORT's."""
@@ -228,11 +256,13 @@ def measure(bench: Bench, models: List[dict], threads: List[int]):
                         continue
                     run = bench.run_ort if runtime == "ort" else \
                         bench.run_dispatchlab
-                    value = run(model, t)
-                    if value is None:
+                    data = run(model, t)
+                    if data is None:
                         timing.error = bench.failures[-1]
+                    elif runtime == "ort":
+                        timing.rounds.append(data["median_ms"])
                     else:
-                        timing.rounds.append(value)
+                        timing.rounds.append(data["latency"]["median_ms"])
     return timings
 
 
@@ -286,6 +316,9 @@ def parse_args():
     parser.add_argument("--memory-limit-mb", type=int, default=16384)
     parser.add_argument("--build-dir", default=os.path.join(ROOT, "build"))
     parser.add_argument("--out", help="also write the report here")
+    parser.add_argument("--profile-ops", action="store_true",
+                        help="add a profiled pass: time by ORT op type and "
+                             "by dispatchlab dispatch class")
     return parser.parse_args()
 
 
@@ -327,6 +360,10 @@ def main() -> None:
     models = [bench.prepare(entry) for entry in entries]
     timings = measure(bench, models, threads)
     body = table(bench, models, threads, timings)
+    if args.profile_ops:
+        profiles = [(m["name"],) + p for m in models
+                    if (p := bench.profile(m, threads[0])) is not None]
+        body += "\n" + op_profile.section(profiles, threads[0])
     if bench.failures:
         body += "\nFailures:\n\n" + "".join(f"- {f}\n" for f in
                                             bench.failures)

@@ -2,12 +2,13 @@
 // scripts/bench_vs_ort.py (a benchmark, not a test).
 //
 // Usage: node run_session.mjs MODEL.onnx INPUT_DIR OUTPUT_DIR THREADS
-//          REPETITIONS WARMUP_SECONDS
+//          REPETITIONS WARMUP_SECONDS [PROFILE_PREFIX]
 // Reads each graph input from INPUT_DIR/NAME.npy, writes each output to
 // OUTPUT_DIR/NAME.npy, prints one JSON object: the median and every sample in
 // ms (one session.run each, after the warm-up, timed around the await, so
 // the binding's per-call cost is included), the output names in graph order
-// and ORT's version.
+// and ORT's version. With PROFILE_PREFIX, ORT's own profiler records every
+// node of every call (which slows the calls) into PROFILE_PREFIX*.json.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
@@ -63,13 +64,14 @@ function writeNpy(path, tensor) {
 }
 
 async function main() {
-  const [model, inputDir, outputDir, threads, repetitions, warmupSeconds] =
-    process.argv.slice(2);
+  const [model, inputDir, outputDir, threads, repetitions, warmupSeconds,
+    profilePrefix] = process.argv.slice(2);
   const session = await ort.InferenceSession.create(model, {
     intraOpNumThreads: Number(threads),
     interOpNumThreads: 1,
     executionMode: 'sequential',
     graphOptimizationLevel: 'all',
+    ...(profilePrefix ? { enableProfiling: true, profileFilePrefix: profilePrefix } : {}),
   });
   const feeds = {};
   for (const name of session.inputNames) feeds[name] = readNpy(join(inputDir, `${name}.npy`));
@@ -84,6 +86,7 @@ async function main() {
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   for (const name of session.outputNames) writeNpy(join(outputDir, `${name}.npy`), outputs[name]);
+  if (profilePrefix) session.endProfiling();
   const sorted = [...samples].sort((a, b) => a - b);
   const mid = sorted.length >> 1;
   const median = sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
