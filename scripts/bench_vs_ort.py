@@ -184,15 +184,12 @@ class Bench(PinnedRunner):
         ours = self.run_dispatchlab(model, threads, ["--profile-dispatches"])
         if ours is None or self.run_ort(model, threads, [prefix]) is None:
             return None
-        run_json = os.path.join(model["work"], f"dl_profile_T{threads}.json")
-        with open(run_json, "w") as f:
-            json.dump(ours, f)
         try:
-            ort = op_profile.ort_op_times(prefix, self.args.repetitions)
+            return (op_profile.ort_op_times(prefix, self.args.repetitions),
+                    op_profile.dispatchlab_class_times(ours))
         except (OSError, ValueError, RuntimeError) as error:
-            self.failures.append(f"{model['name']}: ORT profile: {error}")
+            self.failures.append(f"{model['name']}: profiles: {error}")
             return None
-        return ort, op_profile.dispatchlab_class_times(run_json)
 
     def compare_outputs(self, model: dict, threads: int) -> str:
         """max|a-b|/max|b| of dispatchlab's outputs against ORT's."""

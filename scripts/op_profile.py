@@ -36,10 +36,10 @@ def ort_op_times(prefix: str, calls: int) -> Dict[str, float]:
     return dict(by_op)
 
 
-def dispatchlab_class_times(run_json: str) -> Dict[str, float]:
-    """ms per call by dispatch class from `run --profile-dispatches
-    --emit=json` output."""
-    dispatches, _, _ = roofline.load(run_json)
+def dispatchlab_class_times(run: dict) -> Dict[str, float]:
+    """ms per call by dispatch class from the parsed JSON of `run
+    --profile-dispatches --emit=json`; ValueError without a profile."""
+    dispatches = roofline.dispatches_of(run)
     by_class: Dict[str, float] = defaultdict(float)
     for d in dispatches:
         by_class[d["label"]] += d["ms"]

@@ -59,21 +59,16 @@ def class_label(group):
     return label + ", strided" if strided else label
 
 
-def load(path):
-    """(dispatches, model, threads) of a run JSON; each dispatch a dict of
-    name, label, ms, flops and bytes."""
-    try:
-        with open(path) if path != "-" else sys.stdin as f:
-            run = json.load(f)
-    except (OSError, ValueError) as error:
-        sys.exit(f"error: cannot read {path}: {error}")
+def dispatches_of(run):
+    """The dispatches of a parsed run JSON, each a dict of name, label, ms,
+    flops and bytes; ValueError if the run has no profile or work figures."""
     if "dispatch_profile" not in run:
-        sys.exit(f"error: {path} has no dispatch_profile: run with "
-                 "--profile-dispatches --emit=json")
+        raise ValueError("no dispatch_profile: run with "
+                         "--profile-dispatches --emit=json")
     groups = {g["name"]: g for g in run.get("compile", {}).get("groups", [])}
     if any("flops" not in g for g in groups.values()):
-        sys.exit(f"error: {path}'s dispatch groups have no flops: it comes "
-                 "from a dispatchlab without per-dispatch work figures")
+        raise ValueError("dispatch groups have no flops: it comes from a "
+                         "dispatchlab without per-dispatch work figures")
     dispatches = []
     for entry in run["dispatch_profile"]:
         group = groups.get(entry["dispatch"])
@@ -85,6 +80,21 @@ def load(path):
             "bytes": group["bytes_read"] + group["bytes_written"]
                      if group else 0,
         })
+    return dispatches
+
+
+def load(path):
+    """(dispatches, model, threads) of a run JSON file; exits naming the
+    file if it cannot be read or has no profile."""
+    try:
+        with open(path) if path != "-" else sys.stdin as f:
+            run = json.load(f)
+    except (OSError, ValueError) as error:
+        sys.exit(f"error: cannot read {path}: {error}")
+    try:
+        dispatches = dispatches_of(run)
+    except ValueError as error:
+        sys.exit(f"error: {path}: {error}")
     return dispatches, run.get("model", path), run.get("threads")
 
 
