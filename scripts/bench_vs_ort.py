@@ -239,6 +239,17 @@ def fmt_x(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.2f}x"
 
 
+def fmt_speed(slower: Timing, faster: Timing) -> str:
+    """speed(slower, faster) and, over several rounds, the range of the
+    rounds' ratios, so a reader can tell a tie on a noisy host from a
+    lead."""
+    ratio = speed(slower, faster)
+    if ratio is None or len(slower.rounds) < 2:
+        return fmt_x(ratio)
+    ratios = [s / f for s, f in zip(slower.rounds, faster.rounds)]
+    return f"{ratio:.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
+
+
 def measure(bench: Bench, models: List[dict], threads: List[int]):
     """timings[(model, runtime, T)], alternating the runtimes' order."""
     timings = {(m["name"], r, t): Timing()
@@ -280,14 +291,14 @@ def table(bench: Bench, models: List[dict], threads: List[int],
             dl = timings[(model["name"], "dl", t)]
             ratio = speed(ort, dl)
             speeds[t].append(ratio)
-            row += [fmt_rounds(ort), fmt_rounds(dl), fmt_x(ratio),
+            row += [fmt_rounds(ort), fmt_rounds(dl), fmt_speed(ort, dl),
                     bench.compare_outputs(model, t) if ratio else "-"]
         if len(threads) > 1:
             for runtime in ("dl", "ort"):
                 one = timings[(model["name"], runtime, threads[0])]
                 many = timings[(model["name"], runtime, threads[-1])]
                 # Time on T[0] over time on T[-1]: the speed-up.
-                row.append(fmt_x(speed(one, many)))
+                row.append(fmt_speed(one, many))
         rows.append(row)
     lines = ["| " + " | ".join(header) + " |",
              "|" + "---|" * len(header)]
@@ -336,7 +347,8 @@ def report(bench: Bench, body: str, started: str, load_before: str) -> str:
         f"{bench.args.warmup_seconds:g} s of warm-up, {bench.args.rounds} "
         f"rounds alternating which runs first; each cell lists the rounds. "
         f"Speed is ORT time / dispatchlab time (above 1: dispatchlab "
-        f"faster), geomean over rounds.\n"
+        f"faster), geomean over rounds, with the range of the rounds' "
+        f"ratios in parentheses (the two-thread speed-ups too).\n"
         f"- Command: `{shlex.join(['scripts/bench_vs_ort.py'] + sys.argv[1:])}`"
         f"\n\n{body}")
 
