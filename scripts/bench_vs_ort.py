@@ -239,14 +239,14 @@ def fmt_x(value: Optional[float]) -> str:
     return "-" if value is None else f"{value:.2f}x"
 
 
-def fmt_speed(slower: Timing, faster: Timing) -> str:
-    """speed(slower, faster) and, over several rounds, the range of the
-    rounds' ratios, so a reader can tell a tie on a noisy host from a
+def fmt_speed(reference: Timing, candidate: Timing) -> str:
+    """speed(reference, candidate) and, over several rounds, the range of
+    the rounds' ratios, so a reader can tell a tie on a noisy host from a
     lead."""
-    ratio = speed(slower, faster)
-    if ratio is None or len(slower.rounds) < 2:
+    ratio = speed(reference, candidate)
+    if ratio is None or len(reference.rounds) < 2:
         return fmt_x(ratio)
-    ratios = [s / f for s, f in zip(slower.rounds, faster.rounds)]
+    ratios = [r / c for r, c in zip(reference.rounds, candidate.rounds)]
     return f"{ratio:.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
 
