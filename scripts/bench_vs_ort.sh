@@ -5,7 +5,7 @@
 # nodejs, npm and onnxruntime-node into scripts/ort/node_modules), builds
 # dispatchlab, then runs scripts/bench_vs_ort.py (see its --help).
 # Usage: scripts/bench_vs_ort.sh [--no-build] [--models a,b] [--threads 1,2]
-#          [--rounds N] [--repetitions N] [--out FILE.md]
+#          [--rounds N] [--repetitions N] [--profile-ops] [--out FILE.md]
 #   --no-build skips installing and building (use an existing build/).
 exec "$(dirname "$0")/bench_side_by_side.sh" DISPATCHLAB_SETUP_ORT "dispatchlab" \
   scripts/bench_vs_ort.py "$@"
