@@ -229,10 +229,16 @@ def fmt_rounds(timing: Timing) -> str:
     return " / ".join(f"{t:.3g}" for t in timing.rounds)
 
 
-def speed(ort: Timing, dl: Timing) -> Optional[float]:
-    if len(ort.rounds) != len(dl.rounds) or not ort.rounds:
-        return None
-    return geomean([o / d for o, d in zip(ort.rounds, dl.rounds)])
+def round_ratios(reference: Timing, candidate: Timing) -> List[float]:
+    """Each round's reference time over its candidate time; empty unless
+    both have every round."""
+    if len(reference.rounds) != len(candidate.rounds):
+        return []
+    return [r / c for r, c in zip(reference.rounds, candidate.rounds)]
+
+
+def speed(reference: Timing, candidate: Timing) -> Optional[float]:
+    return geomean(round_ratios(reference, candidate))
 
 
 def fmt_x(value: Optional[float]) -> str:
@@ -243,10 +249,10 @@ def fmt_speed(reference: Timing, candidate: Timing) -> str:
     """speed(reference, candidate) and, over several rounds, the range of
     the rounds' ratios, so a reader can tell a tie on a noisy host from a
     lead."""
-    ratio = speed(reference, candidate)
-    if ratio is None or len(reference.rounds) < 2:
+    ratios = round_ratios(reference, candidate)
+    ratio = geomean(ratios)
+    if ratio is None or len(ratios) < 2:
         return fmt_x(ratio)
-    ratios = [r / c for r, c in zip(reference.rounds, candidate.rounds)]
     return f"{ratio:.2f}x ({min(ratios):.2f}-{max(ratios):.2f})"
 
 

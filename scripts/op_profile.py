@@ -39,11 +39,8 @@ def ort_op_times(prefix: str, calls: int) -> Dict[str, float]:
 def dispatchlab_class_times(run: dict) -> Dict[str, float]:
     """ms per call by dispatch class from the parsed JSON of `run
     --profile-dispatches --emit=json`; ValueError without a profile."""
-    dispatches = roofline.dispatches_of(run)
-    by_class: Dict[str, float] = defaultdict(float)
-    for d in dispatches:
-        by_class[d["label"]] += d["ms"]
-    return dict(by_class)
+    classes = roofline.classes_of(roofline.dispatches_of(run))
+    return {label: c["ms"] for label, c in classes.items()}
 
 
 def breakdown(times: Dict[str, float]) -> str:

@@ -133,7 +133,8 @@ def figure_cells(ms, total_ms, flops, nbytes, args):
             fmt(ai, ".2f"), bound or "n/a", pct(fraction)]
 
 
-def class_table(dispatches, total_ms, args):
+def classes_of(dispatches):
+    """label -> the class's dispatch count n and summed ms, flops, bytes."""
     classes = {}
     for d in dispatches:
         c = classes.setdefault(d["label"], {"n": 0, "ms": 0.0, "flops": 0,
@@ -142,6 +143,11 @@ def class_table(dispatches, total_ms, args):
         c["ms"] += d["ms"]
         c["flops"] += d["flops"]
         c["bytes"] += d["bytes"]
+    return classes
+
+
+def class_table(dispatches, total_ms, args):
+    classes = classes_of(dispatches)
     lines = [row(["class", "dispatches", "ms", "share", "GFLOP/s", "GB/s",
                   "AI (FLOP/B)", "bound", "of roofline"]),
              row(["---"] * 9)]
