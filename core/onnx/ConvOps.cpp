@@ -649,6 +649,29 @@ static Value createMatmul3d(OnnxNode &node, OnnxValue &a, OnnxValue &b,
                                 node.graph.materialize(b3, node.loc));
 }
 
+/// [M, K] x [K, N] as linalg.matmul. tosa.matmul would add a unit batch dim
+/// that neither IREE's own ONNX import (whose unit-batch matmuls
+/// ConvertBatchMatmulToMatmul makes 2-D) nor the TF imports of seed 003's
+/// tables have, and that unit dim puts reshapes between the product and its
+/// elementwise consumers.
+static Value createMatmul2d(OnnxNode &node, OnnxValue &a, OnnxValue &b,
+                            int64_t m, int64_t k, int64_t n) {
+  OnnxValue a2 = reshapeValue(node, a, {m, k});
+  OnnxValue b2 = reshapeValue(node, b, {k, n});
+  Type elementType = a.type.getElementType();
+  OpBuilder &builder = node.builder;
+  Value init = tensor::EmptyOp::create(builder, node.loc, {m, n}, elementType);
+  Value zero = arith::ConstantOp::create(builder, node.loc,
+                                         builder.getZeroAttr(elementType));
+  init = linalg::FillOp::create(builder, node.loc, zero, init).getResult(0);
+  return linalg::MatmulOp::create(
+             builder, node.loc, TypeRange{init.getType()},
+             ValueRange{node.graph.materialize(a2, node.loc),
+                        node.graph.materialize(b2, node.loc)},
+             ValueRange{init})
+      .getResult(0);
+}
+
 /// tosa.matmul of integers takes zero points and widens its accumulator:
 /// not what an ONNX MatMul or Gemm of i32 or i64 means.
 static LogicalResult checkFloatOperands(OnnxNode &node, const OnnxValue &a) {
@@ -677,8 +700,7 @@ static LogicalResult lowerGemm(OnnxNode &node) {
     return node.fail("inner dims differ: " + formatList(a.type.getShape()) +
                      " x " + formatList(b.type.getShape()));
   Type elementType = a.type.getElementType();
-  Value result =
-      createTosaReshape(node, createMatmul3d(node, a, b, 1, m, k, n), {m, n});
+  Value result = createMatmul2d(node, a, b, m, k, n);
   double alpha = node.getFloat("alpha", 1.0f),
          beta = node.getFloat("beta", 1.0f);
   if (alpha != 1.0)
@@ -731,7 +753,7 @@ static LogicalResult lowerMatMul(OnnxNode &node) {
   if (bShape.size() == 2) {
     // A matrix rhs (a weight, typically) is shared by every batch: fold the
     // batch into M rather than broadcasting the rhs.
-    result = createMatmul3d(node, a, b, 1, batch * m, k, n);
+    result = createMatmul2d(node, a, b, batch * m, k, n);
   } else {
     auto broadcastTo = [&](OnnxValue &value, int64_t rows, int64_t cols) {
       SmallVector<int64_t> full(*batchShape);

@@ -193,18 +193,35 @@ static LogicalResult lowerPow(OnnxNode &node) {
   return success();
 }
 
-static LogicalResult lowerEqual(OnnxNode &node) {
+// Equal, Greater and Less to i1. TOSA has no less-than: Less is Greater with
+// its operands swapped.
+template <typename TosaComparison, bool SwapOperands, typename FoldFn>
+static LogicalResult lowerComparison(OnnxNode &node, FoldFn fold) {
   LogicalResult folded = success();
-  if (tryFold(
-          node, TensorProto::BOOL,
-          [](ArrayRef<double> v) { return double(v[0] == v[1]); }, folded))
+  if (tryFold(node, TensorProto::BOOL, fold, folded))
     return folded;
   if (failed(resultShape(node)))
     return failure();
-  node.setOutput(0, createTosaBinary<tosa::EqualOp>(node, node.getInputValue(0),
-                                                    node.getInputValue(1),
-                                                    node.builder.getI1Type()));
+  Value lhs = node.getInputValue(SwapOperands ? 1 : 0);
+  Value rhs = node.getInputValue(SwapOperands ? 0 : 1);
+  node.setOutput(0, createTosaBinary<TosaComparison>(node, lhs, rhs,
+                                                     node.builder.getI1Type()));
   return success();
+}
+
+static LogicalResult lowerEqual(OnnxNode &node) {
+  return lowerComparison<tosa::EqualOp, false>(
+      node, [](ArrayRef<double> v) { return double(v[0] == v[1]); });
+}
+
+static LogicalResult lowerGreater(OnnxNode &node) {
+  return lowerComparison<tosa::GreaterOp, false>(
+      node, [](ArrayRef<double> v) { return double(v[0] > v[1]); });
+}
+
+static LogicalResult lowerLess(OnnxNode &node) {
+  return lowerComparison<tosa::GreaterOp, true>(
+      node, [](ArrayRef<double> v) { return double(v[0] < v[1]); });
 }
 
 static LogicalResult lowerWhere(OnnxNode &node) {
@@ -449,6 +466,8 @@ void registerElementwiseOps(OnnxOpTable &table) {
   table["Div"] = lowerDiv;
   table["Pow"] = lowerPow;
   table["Equal"] = lowerEqual;
+  table["Greater"] = lowerGreater;
+  table["Less"] = lowerLess;
   table["Where"] = lowerWhere;
   table["Sqrt"] = lowerSqrt;
   table["Reciprocal"] = lowerUnary<tosa::ReciprocalOp>;

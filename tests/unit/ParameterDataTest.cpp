@@ -64,8 +64,8 @@ TEST(ParameterData, RunsTheParameterFunctionOnTheInitializers) {
   ASSERT_TRUE(bool(data)) << llvm::toString(data.takeError());
   ASSERT_FALSE(bool(data->deriveWeights({}, {})));
 
-  // B transposed to [K, N] = [2, 3], as a batch-1 matmul operand.
-  llvm::Expected<HostArray> b = data->get(makeWeight({1, 2, 3}, 0));
+  // B transposed to [K, N] = [2, 3], the matmul operand.
+  llvm::Expected<HostArray> b = data->get(makeWeight({2, 3}, 0));
   ASSERT_TRUE(bool(b)) << llvm::toString(b.takeError());
   EXPECT_EQ(valuesOf(*b), (std::vector<double>{1, 3, 5, 2, 4, 6}));
   llvm::Expected<HostArray> c = data->get(makeWeight({3}, 1));
