@@ -3,9 +3,8 @@
 // Mirrors IREE's DispatchCreation ElementwiseOpFusion pass: upstream
 // linalg elementwise fusion, gated by IREE's control function.
 //
-// The pr8723-* modes are the control functions of IREE's FusionOfTensorOps
-// around PR #8723 (seed 003's elementwise-fusion history); see
-// isFusableBeforePr8723 and isFusableAfterPr8723.
+// The pr8723-* values of the elementwise-fusion knob run
+// FusionOfTensorOpsPr8723 instead (IREE's pass of that time).
 //
 // Divergences: IREE also inlines bit-extend producers into consumers that
 // `tensor.extract` from them ("gather fusion") and fuses LinalgExt ops with
@@ -41,20 +40,6 @@ struct FusabilityOptions {
   bool fuseBroadcastOps;
 };
 } // namespace
-
-static bool isI1Type(Type type) {
-  return getElementTypeOrSelf(type).isInteger(1);
-}
-
-// i1 tensors are never worth materializing.
-static bool yieldsOnlyI1(Operation *op) {
-  return llvm::all_of(op->getResultTypes(), isI1Type);
-}
-
-// A body that yields its inputs unchanged: free to recompute.
-static bool onlyCopies(Operation *op) {
-  return op->getRegion(0).front().begin()->hasTrait<OpTrait::IsTerminator>();
-}
 
 // A generic that only copies one input into a higher-rank result.
 static bool isPureBroadcast(Operation *op) {
@@ -134,54 +119,6 @@ static bool areFusableAsElementwiseOps(OpOperand *fusedOperand,
   return true;
 }
 
-// A copy whose input is broadcast to a higher rank: what IREE's
-// FusionOfTensorOps before PR #8723 fused whatever its uses ("isBroadcast").
-static bool isBroadcastingCopy(Operation *op) {
-  auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !onlyCopies(generic))
-    return false;
-  return llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
-    AffineMap map = generic.getMatchingIndexingMap(input);
-    return map.isProjectedPermutation() &&
-           map.getNumDims() != map.getNumResults();
-  });
-}
-
-// Seed 003's "base" (IREE f0f64ca23, FusionOfTensorOps before PR #8723): no
-// fusion into reductions (CPU vectorization did not handle them, IREE
-// #5611); a producer fuses if its result has one user, or it is a
-// broadcasting copy or yields i1, and every user of the result is a
-// linalg.generic (a named-op user computes it anyway).
-static bool isFusableBeforePr8723(OpOperand *fusedOperand) {
-  auto result = cast<OpResult>(fusedOperand->get());
-  Operation *producer = result.getOwner();
-  auto consumer = dyn_cast<linalg::GenericOp>(fusedOperand->getOwner());
-  if (consumer && consumer.getNumReductionLoops())
-    return false;
-  bool cheapToRecompute = isBroadcastingCopy(producer) ||
-                          llvm::any_of(producer->getResultTypes(), isI1Type);
-  if (!cheapToRecompute && !llvm::hasSingleElement(result.getUsers()))
-    return false;
-  return llvm::all_of(result.getUsers(), llvm::IsaPred<linalg::GenericOp>);
-}
-
-// PR #8723's control function as landed (seed 003's v2, areFusableOps): i1
-// producers, single-use producers and pure copies fuse, nothing else, so
-// nothing is computed twice. The PR's first version (v1) also fused a
-// producer of a lower-dimensional iteration space into each of its
-// consumers, recomputing it in every one ("redundant computation").
-static bool isFusableAfterPr8723(OpOperand *fusedOperand,
-                                 bool allowRedundantComputation) {
-  Operation *producer = fusedOperand->get().getDefiningOp();
-  if (yieldsOnlyI1(producer) || producer->hasOneUse() || onlyCopies(producer))
-    return true;
-  auto consumer = dyn_cast<linalg::LinalgOp>(fusedOperand->getOwner());
-  return allowRedundantComputation && consumer &&
-         cast<linalg::LinalgOp>(producer).getNumLoops() <
-             consumer.getNumLoops();
-}
-
 // The control function of `mode`, beside the binding-count guard.
 static bool isFusableUnder(ElementwiseFusionMode mode, OpOperand *fusedOperand,
                            const FusabilityOptions &options) {
@@ -189,11 +126,9 @@ static bool isFusableUnder(ElementwiseFusionMode mode, OpOperand *fusedOperand,
   case ElementwiseFusionMode::Iree:
     return areFusableAsElementwiseOps(fusedOperand, options);
   case ElementwiseFusionMode::Pr8723Base:
-    return isFusableBeforePr8723(fusedOperand);
   case ElementwiseFusionMode::Pr8723V1:
-    return isFusableAfterPr8723(fusedOperand, true);
   case ElementwiseFusionMode::Pr8723V2:
-    return isFusableAfterPr8723(fusedOperand, false);
+    llvm_unreachable("pr8723 modes run FusionOfTensorOpsPr8723");
   case ElementwiseFusionMode::Upstream:
   case ElementwiseFusionMode::Off:
     return true;

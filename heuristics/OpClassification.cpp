@@ -91,7 +91,10 @@ bool isCloneableIntoDispatchOp(Operation *op, const HeuristicOptions &options) {
     return false;
 
   // expand_shape/collapse_shape stay uncloneable, as in IREE (a bufferization
-  // TODO there), so a reshape between two ops always splits them.
+  // TODO there), so a reshape between two ops always splits them. The
+  // DispatchLinalgOnTensors of 2022 (dispatch-formation=pr8723) cloned them.
+  if (isa<tensor::CollapseShapeOp, tensor::ExpandShapeOp>(op))
+    return options.dispatchFormation == DispatchFormation::Pr8723;
   if (isa<affine::AffineApplyOp, arith::IndexCastOp, linalg::FillOp,
           tensor::EmptyOp, tensor::ExtractOp, tensor::ExtractSliceOp,
           complex::CreateOp, encoding::UnsetEncodingOp>(op))
@@ -303,6 +306,16 @@ AffineMap getResultMap(OpResult result) {
   if (auto fusionOp = dyn_cast<linalg_ext::FusionOpInterface>(op))
     return fusionOp.getIndexingMapsForResults()[result.getResultNumber()];
   return AffineMap::getMultiDimIdentityMap(getNumLoops(op), op->getContext());
+}
+
+bool yieldsOnlyI1(Operation *op) {
+  return llvm::all_of(op->getResultTypes(), [](Type type) {
+    return getElementTypeOrSelf(type).isInteger(1);
+  });
+}
+
+bool onlyCopies(Operation *op) {
+  return op->getRegion(0).front().begin()->hasTrait<OpTrait::IsTerminator>();
 }
 
 bool isAllParallel(Operation *op) {

@@ -69,6 +69,13 @@ llvm::SmallVector<int64_t> getStaticLoopRanges(mlir::Operation *op);
 mlir::AffineMap getOperandMap(mlir::OpOperand &operand);
 mlir::AffineMap getResultMap(mlir::OpResult result);
 
+/// True if every result of `op` is i1 (or a tensor of i1): never worth
+/// materializing, so IREE's control functions always fuse such producers.
+bool yieldsOnlyI1(mlir::Operation *op);
+
+/// A Linalg op whose body yields block arguments unchanged: free to recompute.
+bool onlyCopies(mlir::Operation *op);
+
 /// True if every loop of a fusion op is parallel.
 bool isAllParallel(mlir::Operation *op);
 

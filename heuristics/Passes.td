@@ -96,9 +96,8 @@ def ElementwiseOpFusionPass
   let description = [{
     Mirrors IREE's DispatchCreation ElementwiseOpFusion. With
     `mode=upstream` every pair that upstream `areElementwiseOpsFusable`
-    accepts is fused (only the dispatch-boundary check stays); the
-    `pr8723-*` modes are IREE's FusionOfTensorOps control functions around
-    PR #8723 (seed 003).
+    accepts is fused (only the dispatch-boundary check stays). The
+    knob's `pr8723-*` values run dispatchlab-fusion-of-tensor-ops-pr8723.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect",
@@ -110,12 +109,6 @@ def ElementwiseOpFusionPass
            [{::llvm::cl::values(
              clEnumValN(::dispatchlab::ElementwiseFusionMode::Iree, "iree",
                         "IREE's rules"),
-             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723Base,
-                        "pr8723-base", "IREE before PR #8723 (f0f64ca23)"),
-             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723V1,
-                        "pr8723-v1", "PR #8723, first version"),
-             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723V2,
-                        "pr8723-v2", "PR #8723 as landed"),
              clEnumValN(::dispatchlab::ElementwiseFusionMode::Upstream,
                         "upstream", "everything upstream deems legal"))}]>,
     Option<"fuseMultiReduction", "fuse-multi-reduction", "bool", "true",
@@ -130,6 +123,38 @@ def ElementwiseOpFusionPass
     Option<"intraDispatch", "intra-dispatch", "bool", "false",
            "Fuse only ops inside one dispatch.region (default: only ops "
            "outside dispatches)">
+  ];
+}
+
+def FusionOfTensorOpsPr8723Pass
+    : InterfacePass<"dispatchlab-fusion-of-tensor-ops-pr8723",
+                    "mlir::FunctionOpInterface"> {
+  let summary = "IREE's FusionOfTensorOps around PR #8723: elementwise fusion "
+                "and reshape folding under that time's control functions";
+  let description = [{
+    Mirrors IREE's Flow FusionOfTensorOps before PR #8723 (seed 003's base)
+    and after it (the PR's first version and the one that landed): each mode
+    has its elementwise-fusion control function and its rules for folding
+    reshapes into generics (by expansion, by linearizing unit dims into the
+    indexing maps, by collapsing).
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect",
+                           "::mlir::affine::AffineDialect"];
+  let options = [
+    Option<"mode", "mode", "::dispatchlab::ElementwiseFusionMode",
+           "::dispatchlab::ElementwiseFusionMode::Pr8723V2",
+           "Which version of the pass (the elementwise-fusion knob)",
+           [{::llvm::cl::values(
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723Base,
+                        "pr8723-base", "IREE before PR #8723 (f0f64ca23)"),
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723V1,
+                        "pr8723-v1", "PR #8723, first version"),
+             clEnumValN(::dispatchlab::ElementwiseFusionMode::Pr8723V2,
+                        "pr8723-v2", "PR #8723 as landed"))}]>,
+    Option<"maxOperands", "max-operands", "unsigned", "32",
+           "Reject a fusion whose distinct operand values reach this count "
+           "(IREE's binding limit of the time)">
   ];
 }
 

@@ -158,7 +158,23 @@ void addElementwiseFusion(OpPassManager &pm, const HeuristicOptions &options) {
   addCleanup(pm);
 }
 
-void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
+bool isPr8723Mode(ElementwiseFusionMode mode) {
+  return mode == ElementwiseFusionMode::Pr8723Base ||
+         mode == ElementwiseFusionMode::Pr8723V1 ||
+         mode == ElementwiseFusionMode::Pr8723V2;
+}
+
+// Today's elementwise fusion and reshape propagation, or IREE's single
+// FusionOfTensorOps pass of 2022 for the pr8723-* modes.
+void addFusionAndReshapePropagation(OpPassManager &pm,
+                                    const HeuristicOptions &options) {
+  if (isPr8723Mode(options.elementwiseFusion)) {
+    FusionOfTensorOpsPr8723PassOptions era;
+    era.mode = options.elementwiseFusion;
+    pm.addPass(createFusionOfTensorOpsPr8723Pass(era));
+    addCleanup(pm);
+    return;
+  }
   addElementwiseFusion(pm, options);
   BubbleUpExpandShapesPassOptions bubbleUp;
   bubbleUp.aggressiveReshapeMovement = options.aggressiveReshapeMovement;
@@ -167,6 +183,10 @@ void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
   addElementwiseFusion(pm, options);
   pm.addPass(createSinkReshapesPass());
   addCleanup(pm);
+}
+
+void buildFuseStage(OpPassManager &pm, const HeuristicOptions &options) {
+  addFusionAndReshapePropagation(pm, options);
   if (options.horizontalContractions)
     pm.addPass(createFuseHorizontalContractionsPass());
   if (options.fuseMultiUse &&

@@ -430,6 +430,28 @@ class Mlp(nn.Module):
         return torch.softmax(self.fc3(x), dim=1)
 
 
+class FullyConnected(nn.Module):
+    """The architecture of IREE's end-to-end `fullyconnected` test model (the
+    `fullyconnected` row of seed 003's tables; tests/e2e/models/
+    fullyconnected.mlir): a 1x5x3x1 input reordered to 5x3, three dense
+    layers 3->5->5->5 each with ReLU, and after each one the positions where
+    the 1x5 second input is positive zeroed through a select (the graph
+    reshapes each 5x5 result to 5x1x5 for it)."""
+
+    def __init__(self):
+        super().__init__()
+        self.layers = nn.ModuleList(
+            [nn.Linear(3, 5), nn.Linear(5, 5), nn.Linear(5, 5)])
+
+    def forward(self, x, mask_source):
+        mask = (mask_source.reshape(5, 1, 1) * 1.0 > 0).expand(5, 1, 5)
+        h = x.reshape(1, 5, 3).transpose(0, 1).reshape(5, 3)
+        for layer in self.layers:
+            h = torch.where(mask, torch.zeros(()), F.relu(layer(h)).reshape(5, 1, 5))
+            h = h.reshape(5, 5)
+        return h.reshape(5, 1, 5)
+
+
 LSTM_STEPS, LSTM_INPUT, LSTM_HIDDEN = 28, 28, 64
 
 
@@ -670,8 +692,20 @@ ZOO = [
              ["probabilities"],
              "Fully connected MLP (export_zoo.py): 784-128-64-10, ReLU, "
              "softmax; seed-0 init, weights kept",
+             {},
+             "Not a stand-in for the published 'fullyconnected' (the "
+             "fullyconnected model is).",
+             keep_weights=True),
+    ZooModel("fullyconnected", FullyConnected,
+             [Input("input", (1, 5, 3, 1), "float32"),
+              Input("mask_source", (1, 5), "float32")],
+             ["output"],
+             "IREE's e2e fullyconnected model's architecture (export_zoo.py): "
+             "dense 3->5->5->5 with ReLU, each masked by a select on the "
+             "second input; seed-0 init, weights kept",
              {"pr8723": "fullyconnected", "aggressive_cpu": "fullyconnected"},
-             "The published 'fullyconnected' architecture is not given.",
+             "The published row is IREE's tests/e2e/models/fullyconnected.mlir; "
+             "same layers and selects, written in torch.",
              keep_weights=True),
     ZooModel("unidirectional_lstm", UnidirectionalLstm,
              [Input("input", (1, LSTM_STEPS, LSTM_INPUT), "float32")],

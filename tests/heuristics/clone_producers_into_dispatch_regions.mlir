@@ -5,7 +5,8 @@
 // gets one of its own. The seed cases mirror shared/seeds 000, 002 and 004.
 //
 // Prefixes: CHECK = default knobs (aggressive-fusion off) and aggressive;
-// AGGR = aggressive only; SMALLCST = inline-constant-bytes=16.
+// AGGR = aggressive only; SMALLCST = inline-constant-bytes=16; PR8723 =
+// dispatch-formation=pr8723.
 //
 // RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions,dispatchlab-clone-producers-into-dispatch-regions),util.func(dispatchlab-form-dispatch-regions,dispatchlab-clone-producers-into-dispatch-regions))' \
@@ -16,6 +17,9 @@
 // RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
 // RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{inline-constant-bytes=16},dispatchlab-clone-producers-into-dispatch-regions{inline-constant-bytes=16}))' \
 // RUN:   | FileCheck %s --check-prefix=SMALLCST
+// RUN: dispatchlab-opt %s --split-input-file --allow-unregistered-dialect \
+// RUN:   --pass-pipeline='builtin.module(func.func(dispatchlab-form-dispatch-regions{dispatch-formation=pr8723},dispatchlab-clone-producers-into-dispatch-regions{dispatch-formation=pr8723}))' \
+// RUN:   | FileCheck %s --check-prefix=PR8723
 
 // Seed 000 walkthrough, elementwise ops pre-fused as the seed shows, in
 // IREE's util.func spelling: one dispatch {matmul, bias+ReLU}; the zero, the
@@ -304,3 +308,37 @@ func.func @consumer_left_outside(%x: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> te
 //       AGGR:       arith.addf
 //   AGGR-NOT:   dispatch.region
 //       AGGR:   return %[[G]]
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+// A slice read through a reshape: today's rules clone neither (a reshape is
+// not cloneable, and the slice's user is then outside), so the slice stays a
+// copy outside; 2022's DispatchLinalgOnTensors cloned reshapes too, taking
+// both into the dispatch.
+// CHECK-LABEL: func.func @slice_through_reshape(
+//       CHECK:   tensor.extract_slice
+//       CHECK:   tensor.expand_shape
+//       CHECK:   dispatch.region
+// PR8723-LABEL: func.func @slice_through_reshape(
+//  PR8723-NOT:   tensor.extract_slice
+//       PR8723:   dispatch.region
+//       PR8723:     tensor.extract_slice
+//       PR8723:     tensor.expand_shape
+//       PR8723:     linalg.matmul
+func.func @slice_through_reshape(%x: tensor<28x64xf32>, %h: tensor<1x64xf32>, %w: tensor<64x64xf32>) -> tensor<1x64xf32> {
+  %cst = arith.constant 0.0 : f32
+  %row = tensor.extract_slice %x[3, 0] [1, 64] [1, 1] : tensor<28x64xf32> to tensor<64xf32>
+  %r = tensor.expand_shape %row [[0, 1]] output_shape [1, 64] : tensor<64xf32> into tensor<1x64xf32>
+  %e = tensor.empty() : tensor<1x64xf32>
+  %f = linalg.fill ins(%cst : f32) outs(%e : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %mm = linalg.matmul ins(%h, %w : tensor<1x64xf32>, tensor<64x64xf32>)
+      outs(%f : tensor<1x64xf32>) -> tensor<1x64xf32>
+  %g = linalg.generic {indexing_maps = [#id, #id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%mm, %r : tensor<1x64xf32>, tensor<1x64xf32>) outs(%e : tensor<1x64xf32>) {
+  ^bb0(%p: f32, %q: f32, %o: f32):
+    %s = arith.addf %p, %q : f32
+    linalg.yield %s : f32
+  } -> tensor<1x64xf32>
+  return %g : tensor<1x64xf32>
+}
