@@ -702,11 +702,10 @@ ZOO = [
              ["output"],
              "IREE's e2e fullyconnected model's architecture (export_zoo.py): "
              "dense 3->5->5->5 with ReLU, each masked by a select on the "
-             "second input; seed-0 init, weights kept",
+             "second input; seed-0 init",
              {"pr8723": "fullyconnected", "aggressive_cpu": "fullyconnected"},
              "The published row is IREE's tests/e2e/models/fullyconnected.mlir; "
-             "same layers and selects, written in torch.",
-             keep_weights=True),
+             "same layers and selects, written in torch."),
     ZooModel("unidirectional_lstm", UnidirectionalLstm,
              [Input("input", (1, LSTM_STEPS, LSTM_INPUT), "float32")],
              ["output"],
