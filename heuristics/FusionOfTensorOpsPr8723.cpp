@@ -253,9 +253,7 @@ struct FusionOfTensorOpsPr8723Pass
   LogicalResult foldLeftoverReshapes();
 
   void runOnOperation() override {
-    if (mode != ElementwiseFusionMode::Pr8723Base &&
-        mode != ElementwiseFusionMode::Pr8723V1 &&
-        mode != ElementwiseFusionMode::Pr8723V2) {
+    if (!isPr8723Mode(mode)) {
       getOperation()->emitError("fusion-of-tensor-ops-pr8723 takes only the "
                                 "pr8723-* modes");
       return signalPassFailure();

@@ -37,9 +37,10 @@ enum class TruncateOrdering {
 enum class ElementwiseFusionMode {
   /// IREE's ElementwiseOpFusion control function (fuseElementwiseOpsControlFn).
   Iree,
-  /// Seed 003's elementwise-fusion history: IREE's FusionOfTensorOps control
-  /// function before PR #8723 (f0f64ca23), the PR's first version (fuses
-  /// lower-dimensional producers, recomputing them) and the one that landed.
+  /// Seed 003's elementwise-fusion history: IREE's whole FusionOfTensorOps
+  /// (control function and reshape folding) before PR #8723 (f0f64ca23), the
+  /// PR's first version (fuses lower-dimensional producers, recomputing
+  /// them) and the one that landed.
   Pr8723Base,
   Pr8723V1,
   Pr8723V2,
@@ -49,6 +50,14 @@ enum class ElementwiseFusionMode {
   /// No elementwise fusion at all.
   Off,
 };
+
+/// The modes that run IREE's 2022 pass (FusionOfTensorOpsPr8723) in place of
+/// today's fusion and reshape propagation.
+inline bool isPr8723Mode(ElementwiseFusionMode mode) {
+  return mode == ElementwiseFusionMode::Pr8723Base ||
+         mode == ElementwiseFusionMode::Pr8723V1 ||
+         mode == ElementwiseFusionMode::Pr8723V2;
+}
 
 /// Whose rules group ops into dispatches.
 enum class DispatchFormation {

@@ -158,12 +158,6 @@ void addElementwiseFusion(OpPassManager &pm, const HeuristicOptions &options) {
   addCleanup(pm);
 }
 
-bool isPr8723Mode(ElementwiseFusionMode mode) {
-  return mode == ElementwiseFusionMode::Pr8723Base ||
-         mode == ElementwiseFusionMode::Pr8723V1 ||
-         mode == ElementwiseFusionMode::Pr8723V2;
-}
-
 // Today's elementwise fusion and reshape propagation, or IREE's single
 // FusionOfTensorOps pass of 2022 for the pr8723-* modes.
 void addFusionAndReshapePropagation(OpPassManager &pm,
