@@ -156,14 +156,8 @@ struct ElementwiseOpFusionPass
       if (mode == ElementwiseFusionMode::Upstream)
         return true;
 
-      // Mirrors IREE's binding-count guard: distinct operand values of the
-      // fused op, approximated before fusion.
-      DenseSet<Value> operands(producer->operand_begin(),
-                               producer->operand_end());
-      for (OpOperand &operand : consumer->getOpOperands())
-        if (&operand != fusedOperand)
-          operands.insert(operand.get());
-      if (operands.size() >= maxOperands)
+      // IREE's binding-count guard.
+      if (getNumFusedOperandValues(fusedOperand) >= maxOperands)
         return false;
 
       return isFusableUnder(mode, fusedOperand, options);

@@ -62,8 +62,7 @@ static bool isBroadcastingCopy(Operation *op) {
 }
 
 static bool isAllParallelGeneric(Operation *op) {
-  auto generic = dyn_cast_or_null<linalg::GenericOp>(op);
-  return generic && generic.getNumParallelLoops() == generic.getNumLoops();
+  return isa_and_nonnull<linalg::GenericOp>(op) && isAllParallel(op);
 }
 
 //===----------------------------------------------------------------------===//
@@ -270,11 +269,7 @@ bool FusionOfTensorOpsPr8723Pass::isFusable(OpOperand *fusedOperand) const {
   if (!isInFusionScope(producer, consumer, /*intraDispatch=*/false))
     return false;
   // IREE's binding-count guard of the time.
-  DenseSet<Value> operands(producer->operand_begin(), producer->operand_end());
-  for (OpOperand &operand : consumer->getOpOperands())
-    if (&operand != fusedOperand)
-      operands.insert(operand.get());
-  if (operands.size() >= maxOperands)
+  if (getNumFusedOperandValues(fusedOperand) >= maxOperands)
     return false;
   if (mode == ElementwiseFusionMode::Pr8723Base)
     return isFusableBeforePr8723(fusedOperand);

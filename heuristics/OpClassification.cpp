@@ -318,6 +318,15 @@ bool onlyCopies(Operation *op) {
   return op->getRegion(0).front().begin()->hasTrait<OpTrait::IsTerminator>();
 }
 
+unsigned getNumFusedOperandValues(OpOperand *fusedOperand) {
+  Operation *producer = fusedOperand->get().getDefiningOp();
+  DenseSet<Value> operands(producer->operand_begin(), producer->operand_end());
+  for (OpOperand &operand : fusedOperand->getOwner()->getOpOperands())
+    if (&operand != fusedOperand)
+      operands.insert(operand.get());
+  return operands.size();
+}
+
 bool isAllParallel(Operation *op) {
   return llvm::all_of(getIteratorTypes(op), linalg::isParallelIterator);
 }

@@ -76,6 +76,11 @@ bool yieldsOnlyI1(mlir::Operation *op);
 /// A Linalg op whose body yields block arguments unchanged: free to recompute.
 bool onlyCopies(mlir::Operation *op);
 
+/// Mirrors IREE's binding-count guard of elementwise fusion: the distinct
+/// operand values the op fusing `fusedOperand`'s producer into its owner
+/// would have, approximated before fusion.
+unsigned getNumFusedOperandValues(mlir::OpOperand *fusedOperand);
+
 /// True if every loop of a fusion op is parallel.
 bool isAllParallel(mlir::Operation *op);
 
