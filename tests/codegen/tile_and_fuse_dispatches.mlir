@@ -374,6 +374,53 @@ func.func @split_vector_remainder_in_tile_dispatch(%a: tensor<16x64xf32>, %b: te
 
 // -----
 
+// 144 columns (9 vectors of 16, not a multiple of two) go in tiles of three
+// vectors rather than one, each reduction step split into a 32- and a
+// 16-column contraction that read the same input slice.
+// CHECK-LABEL: func.func @three_vector_tile_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (144, 16) step (48, 8)
+// CHECK:           scf.for {{.+}} = %c0 to %c64 step %c8 iter_args(%[[ACC:.+]] = %{{.+}})
+// CHECK:             %[[IN:.+]] = tensor.extract_slice %{{.+}} [8, 8] [1, 1] : tensor<8x64xf32> to tensor<8x8xf32>
+// CHECK:             linalg.matmul ins(%[[IN]], %{{.+}} : tensor<8x8xf32>, tensor<8x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:             linalg.matmul ins(%[[IN]], %{{.+}} : tensor<8x8xf32>, tensor<8x16xf32>) outs(%{{.+}} : tensor<8x16xf32>)
+func.func @three_vector_tile_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x144xf32>) -> tensor<16x144xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x144xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x144xf32>) -> tensor<16x144xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x144xf32>) outs(%fill : tensor<16x144xf32>) -> tensor<16x144xf32>
+  return %mm : tensor<16x144xf32>
+}
+
+// -----
+
+// A matrix-vector product (a squeeze-excite reduction) has one row to
+// share its broadcasts with: 48 columns keep tiles of one vector.
+// CHECK-LABEL: func.func @one_row_48_columns_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0) to (48) step (16)
+func.func @one_row_48_columns_dispatch(%a: tensor<64xf32>, %b: tensor<64x48xf32>) -> tensor<48xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<48xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<48xf32>) -> tensor<48xf32>
+  %vm = linalg.vecmat ins(%a, %b : tensor<64xf32>, tensor<64x48xf32>) outs(%fill : tensor<48xf32>) -> tensor<48xf32>
+  return %vm : tensor<48xf32>
+}
+
+// -----
+
+// A depthwise convolution has no channel contraction to share broadcasts
+// in: 48 channels keep tiles of one vector.
+// CHECK-LABEL: func.func @depthwise_48_channels_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0, 0) to (4, 48) step (1, 16)
+func.func @depthwise_48_channels_dispatch(%input: tensor<1x6x10x48xf32>, %filter: tensor<3x3x48xf32>) -> tensor<1x4x8x48xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<1x4x8x48xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<1x4x8x48xf32>) -> tensor<1x4x8x48xf32>
+  %conv = linalg.depthwise_conv_2d_nhwc_hwc {dilations = dense<1> : tensor<2xi64>, strides = dense<1> : tensor<2xi64>} ins(%input, %filter : tensor<1x6x10x48xf32>, tensor<3x3x48xf32>) outs(%fill : tensor<1x4x8x48xf32>) -> tensor<1x4x8x48xf32>
+  return %conv : tensor<1x4x8x48xf32>
+}
+
+// -----
+
 // A contraction accumulating into its bias broadcast (a 1x1 convolution's
 // bias as init), split at column 32: the tail's init is its slice of the
 // broadcast, not of the head's result inserted into it, so each part
