@@ -584,9 +584,17 @@ struct TileAndFuseDispatchesPass
       int64_t target = fromInnermost < int64_t(targets.size())
                            ? targets[targets.size() - 1 - fromInnermost]
                            : 1;
-      int64_t size = fromInnermost == 0
-                         ? getInnermostTileSize(root, ranges[loop], target,
-                                                /*outerDim=*/position > 0)
+      // Channels of an odd number of vectors go in three-vector tiles; when
+      // three do not divide them, the first three are split off and the
+      // rest (an even number) go two at a time.
+      bool threeVectors =
+          fromInnermost == 0 && hasOddVectorChannels(root, ranges[loop], target,
+                                                     /*outerDim=*/position > 0);
+      if (threeVectors && ranges[loop] % (3 * vectorWidth) != 0)
+        return splitAndTile(rewriter, root, loop, 3 * vectorWidth, targets);
+      int64_t size = threeVectors ? 3 * vectorWidth
+                     : fromInnermost == 0
+                         ? getVectorTileSize(ranges[loop], target, vectorWidth)
                          : getFullTileSize(ranges[loop], target);
       if (std::optional<int64_t> at =
               getSplitPoint(ranges[loop], size, target,
@@ -756,39 +764,38 @@ struct TileAndFuseDispatchesPass
                         [&](unsigned dim) { return !isWindowDim(op, dim); });
   }
 
-  /// The tile of `root`'s vector dim of `extent`: getVectorTileSize, but
-  /// three vectors where a channel contraction's extent divides by three
-  /// vectors and not by two (48 and 144 channels with 16 lanes) and an
-  /// outer dim gives the tile rows (`outerDim`). The tile is then split in
-  /// two contractions, two vectors and one (splitVectorRemainder), that
-  /// share each reduction step's input broadcasts; tiles of one vector
-  /// loaded one broadcast per FMA (EfficientNetV2-S's 48-channel
-  /// projections ran at 100-120 GFLOP/s against 150-160 for 32 channels).
-  /// A one-row tile (a squeeze-excite matrix-vector product) shares
-  /// nothing.
-  int64_t getInnermostTileSize(linalg::LinalgOp root, int64_t extent,
-                               int64_t target, bool outerDim) const {
-    int64_t size = getVectorTileSize(extent, target, vectorWidth);
-    if (size != vectorWidth || target < 2 * vectorWidth || multiResult ||
-        !outerDim || extent % (3 * vectorWidth) != 0)
-      return size;
-    auto contracts = [](Operation *op) {
+  /// Whether `root`'s vector dim of `extent` is an odd number of vectors,
+  /// three or more, that a channel contraction accumulates in tiles with
+  /// rows (`outerDim`): 48, 80, 112 or 144 channels with 16 lanes. Their
+  /// tiles had one vector, each reduction step loading a broadcast per
+  /// FMA (EfficientNetV2-S's 48-channel projections ran at 100-120
+  /// GFLOP/s against 150-160 for 32 channels); three-vector tiles are
+  /// split in two contractions, two vectors and one
+  /// (splitVectorRemainder), that share the step's broadcasts. A one-row
+  /// tile (a squeeze-excite matrix-vector product) shares nothing.
+  bool hasOddVectorChannels(linalg::LinalgOp root, int64_t extent,
+                            int64_t target, bool outerDim) const {
+    int64_t vectors = extent / vectorWidth;
+    return extent % vectorWidth == 0 && vectors >= 3 && vectors % 2 == 1 &&
+           target >= 2 * vectorWidth && !multiResult && outerDim &&
+           holdsInTiles(root, contractsChannels);
+  }
+
+  /// Whether `predicate` holds for `root` or an op of its block it reads
+  /// from.
+  static bool holdsInTiles(linalg::LinalgOp root,
+                           function_ref<bool(linalg::LinalgOp)> predicate) {
+    auto holds = [&](Operation *op) {
       auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-      return linalgOp && contractsChannels(linalgOp);
+      return linalgOp && predicate(linalgOp);
     };
-    bool inTiles =
-        contracts(root) || llvm::any_of(getProducerSlice(root), contracts);
-    return inTiles ? 3 * vectorWidth : size;
+    return holds(root) || llvm::any_of(getProducerSlice(root), holds);
   }
 
   /// Whether a contraction accumulates in the tiles of `root`: it, or an op
   /// it reads from (a convolution whose result a transpose to NCHW tiles).
   static bool contractsInTiles(linalg::LinalgOp root) {
-    auto contracts = [](Operation *op) {
-      auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-      return linalgOp && isContraction(linalgOp);
-    };
-    return contracts(root) || llvm::any_of(getProducerSlice(root), contracts);
+    return holdsInTiles(root, isContraction);
   }
 
   /// A plain reduction that is not a column one: its partial results go
@@ -1024,7 +1031,7 @@ struct TileAndFuseDispatchesPass
 
   /// The innermost parallel loop of a tile `op` and where its full vectors
   /// end, if the rest is a register of its own (4 or 8 lanes); or, in a
-  /// three-vector tile of a channel contraction (getInnermostTileSize),
+  /// three-vector tile of a channel contraction (hasOddVectorChannels),
   /// where its first two vectors end.
   std::optional<std::pair<unsigned, int64_t>>
   getVectorRemainder(linalg::LinalgOp op) const {

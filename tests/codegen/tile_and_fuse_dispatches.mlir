@@ -393,6 +393,26 @@ func.func @three_vector_tile_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x144xf
 
 // -----
 
+// 80 columns (five vectors) are split after the first three: those go in
+// one three-vector tile loop, split 32 + 16 inside the tile, the other
+// two in tiles of two vectors.
+// CHECK-LABEL: func.func @five_vector_columns_dispatch
+// CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8) {{.+}} -> (tensor<16x48xf32>)
+// CHECK:           linalg.matmul {{.+}} outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:           linalg.matmul {{.+}} outs(%{{.+}} : tensor<8x16xf32>)
+// CHECK:         scf.forall ({{.+}}) = (0) to (16) step (8) {{.+}} -> (tensor<16x32xf32>)
+// CHECK:           linalg.matmul {{.+}} outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:         tensor.insert_slice %{{.+}} into %{{.+}}[0, 48] [16, 32] [1, 1]
+func.func @five_vector_columns_dispatch(%a: tensor<16x64xf32>, %b: tensor<64x80xf32>) -> tensor<16x80xf32> attributes {dispatchlab.dispatch} {
+  %cst = arith.constant 0.0 : f32
+  %empty = tensor.empty() : tensor<16x80xf32>
+  %fill = linalg.fill ins(%cst : f32) outs(%empty : tensor<16x80xf32>) -> tensor<16x80xf32>
+  %mm = linalg.matmul ins(%a, %b : tensor<16x64xf32>, tensor<64x80xf32>) outs(%fill : tensor<16x80xf32>) -> tensor<16x80xf32>
+  return %mm : tensor<16x80xf32>
+}
+
+// -----
+
 // A matrix-vector product (a squeeze-excite reduction) has one row to
 // share its broadcasts with: 48 columns keep tiles of one vector.
 // CHECK-LABEL: func.func @one_row_48_columns_dispatch
