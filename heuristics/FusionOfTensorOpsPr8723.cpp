@@ -51,8 +51,7 @@ static bool isI1Type(Type type) {
 // its uses ("isBroadcast").
 static bool isBroadcastingCopy(Operation *op) {
   auto generic = dyn_cast<linalg::GenericOp>(op);
-  if (!generic || generic.getNumParallelLoops() != generic.getNumLoops() ||
-      !onlyCopies(generic))
+  if (!generic || !isAllParallel(generic) || !onlyCopies(generic))
     return false;
   return llvm::any_of(generic.getDpsInputOperands(), [&](OpOperand *input) {
     AffineMap map = generic.getMatchingIndexingMap(input);
@@ -131,7 +130,7 @@ static bool fusesByTileAndFuse(OpOperand *use) {
   auto producer = use->get().getDefiningOp<linalg::LinalgOp>();
   auto consumer = dyn_cast<linalg::LinalgOp>(use->getOwner());
   return producer && consumer && producer->getNumResults() == 1 &&
-         consumer.getNumParallelLoops() == consumer.getNumLoops() &&
+         isAllParallel(consumer) &&
          consumer.getMatchingIndexingMap(use).isIdentity();
 }
 

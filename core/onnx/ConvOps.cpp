@@ -151,6 +151,17 @@ static const onnx::NodeProto *findFoldableBatchNorm(OnnxNode &conv) {
   return bn;
 }
 
+/// A tensor of `shape` filled with zeros: the init of a Linalg contraction,
+/// or a canvas to insert into.
+static Value createZeros(OnnxNode &node, ArrayRef<int64_t> shape,
+                         Type elementType) {
+  Value zero = arith::ConstantOp::create(node.builder, node.loc,
+                                         node.builder.getZeroAttr(elementType));
+  Value init =
+      tensor::EmptyOp::create(node.builder, node.loc, shape, elementType);
+  return linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+}
+
 /// The NCHW `x` zero-padded by `padBegin`/`padEnd` on the spatial dims.
 static Value padSpatialWithZeros(OnnxNode &node, Value x,
                                  ArrayRef<int64_t> padBegin,
@@ -204,12 +215,7 @@ static Value createGroupedConv(OnnxNode &node, Value x, OnnxValue &weight,
       x, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
   auto outType =
       getTensorType({batch, groups, perGroupOut, out[0], out[1]}, elementType);
-  Value zero = arith::ConstantOp::create(node.builder, node.loc,
-                                         node.builder.getZeroAttr(elementType));
-  Value init = tensor::EmptyOp::create(node.builder, node.loc,
-                                       outType.getShape(), elementType);
-  Value filled =
-      linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+  Value filled = createZeros(node, outType.getShape(), elementType);
   auto conv = linalg::Conv2DNgchwGfchwOp::create(
       node.builder, node.loc, TypeRange{outType},
       ValueRange{xg, node.graph.materialize(weight, node.loc)},
@@ -519,12 +525,7 @@ static Value insertZerosBetween(OnnxNode &node, Value x,
     dilated[hDim + i] = (dilated[hDim + i] - 1) * stride[i] + 1;
     strides[hDim + i] = stride[i];
   }
-  Value zero = arith::ConstantOp::create(node.builder, node.loc,
-                                         node.builder.getZeroAttr(elementType));
-  Value init =
-      tensor::EmptyOp::create(node.builder, node.loc, dilated, elementType);
-  Value zeros =
-      linalg::FillOp::create(node.builder, node.loc, zero, init).result();
+  Value zeros = createZeros(node, dilated, elementType);
   return tensor::InsertSliceOp::create(
       node.builder, node.loc, x, zeros, ValueRange(), ValueRange(),
       ValueRange(), node.builder.getDenseI64ArrayAttr({0, 0, 0, 0}),
@@ -658,14 +659,9 @@ static Value createMatmul2d(OnnxNode &node, OnnxValue &a, OnnxValue &b,
                             int64_t m, int64_t k, int64_t n) {
   OnnxValue a2 = reshapeValue(node, a, {m, k});
   OnnxValue b2 = reshapeValue(node, b, {k, n});
-  Type elementType = a.type.getElementType();
-  OpBuilder &builder = node.builder;
-  Value init = tensor::EmptyOp::create(builder, node.loc, {m, n}, elementType);
-  Value zero = arith::ConstantOp::create(builder, node.loc,
-                                         builder.getZeroAttr(elementType));
-  init = linalg::FillOp::create(builder, node.loc, zero, init).getResult(0);
+  Value init = createZeros(node, {m, n}, a.type.getElementType());
   return linalg::MatmulOp::create(
-             builder, node.loc, TypeRange{init.getType()},
+             node.builder, node.loc, TypeRange{init.getType()},
              ValueRange{node.graph.materialize(a2, node.loc),
                         node.graph.materialize(b2, node.loc)},
              ValueRange{init})
