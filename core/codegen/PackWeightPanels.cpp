@@ -11,8 +11,9 @@
 // TileAndFuseDispatches chose: weight [d0, ..., N] becomes [N/T, d0, ...,
 // T], packed once by the initializer, and each tile reads its panel as one
 // contiguous block. An op split into full tiles and a remainder (BERT's
-// 30522-word vocabulary: 953 panels of 32 and 26 columns) reads a last
-// panel zero-padded to T, the remainder its first columns.
+// 30522-word vocabulary: 953 panels of 32 and 26 columns, the 26 split
+// again into 16 and 10) reads a last panel zero-padded to T, each
+// remainder its columns of it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -49,7 +50,7 @@ struct PanelReads {
   int64_t width = 0;
   SmallVector<PanelSlice> panels;
   /// Remainders of a split (TileAndFuseDispatches' getSplitPoint): each
-  /// reads the start of one panel.
+  /// reads columns within one panel.
   SmallVector<PanelSlice> remainders;
   /// The split parts' slices between the argument and the panel reads.
   SmallVector<tensor::ExtractSliceOp> splits;
@@ -120,7 +121,7 @@ LogicalResult collectPanelReads(Value source, int64_t base, PanelReads &reads) {
 }
 
 /// How dispatch argument `argument` is read, if by column panels of one
-/// width only (a remainder within one panel, starting at its first column).
+/// width only (a remainder within one panel).
 std::optional<PanelReads> getPanelReads(BlockArgument argument) {
   auto type = dyn_cast<RankedTensorType>(argument.getType());
   // A vector's panels are contiguous already (a bias, however reshaped).
@@ -133,8 +134,9 @@ std::optional<PanelReads> getPanelReads(BlockArgument argument) {
   if (failed(collectPanelReads(argument, 0, reads)) || !reads.width)
     return std::nullopt;
   for (PanelSlice remainder : reads.remainders)
-    if (remainder.base % reads.width != 0 ||
-        remainder.slice.getResultType().getShape().back() > reads.width)
+    if (remainder.base % reads.width +
+            remainder.slice.getResultType().getShape().back() >
+        reads.width)
       return std::nullopt;
   return reads;
 }
@@ -186,13 +188,15 @@ Value packPanels(OpBuilder &builder, Location loc, Value weight,
 }
 
 /// The read of panel `panel` of packed argument `packed` that replaces
-/// `slice`: its columns from the panel's first.
-void readPanel(tensor::ExtractSliceOp slice, Value packed, OpFoldResult panel) {
+/// `slice`: its columns from the panel's column `column`.
+void readPanel(tensor::ExtractSliceOp slice, Value packed, OpFoldResult panel,
+               int64_t column = 0) {
   auto packedType = cast<RankedTensorType>(packed.getType());
   OpBuilder builder(slice);
   SmallVector<OpFoldResult> offsets(packedType.getRank(),
                                     builder.getIndexAttr(0));
   offsets.front() = panel;
+  offsets.back() = builder.getIndexAttr(column);
   SmallVector<OpFoldResult> sizes = llvm::map_to_vector(
       packedType.getShape(),
       [&](int64_t size) -> OpFoldResult { return builder.getIndexAttr(size); });
@@ -229,7 +233,8 @@ void readPanels(BlockArgument argument, RankedTensorType packedType,
   }
   for (PanelSlice read : reads.remainders)
     readPanel(read.slice, argument,
-              OpBuilder(read.slice).getIndexAttr(read.base / width));
+              OpBuilder(read.slice).getIndexAttr(read.base / width),
+              read.base % width);
   for (tensor::ExtractSliceOp split : llvm::reverse(reads.splits))
     split.erase();
 }

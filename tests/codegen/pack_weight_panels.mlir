@@ -213,6 +213,49 @@ func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x72xf32> {dispatchlab.paramet
 
 // -----
 
+// A remainder split again (BERT's 26 vocabulary columns after 953 panels:
+// 16 and 10; here 90 columns, two tiles of 32 and 26 left): each part
+// reads its columns of the last panel, the 10 from column 16.
+// CHECK-LABEL: func.func private @host_dispatch_0
+// CHECK-SAME:    (%[[X:.+]]: tensor<8x64xf32>, %[[W:.+]]: tensor<3x64x32xf32> {dispatchlab.weight_panels})
+// CHECK:         scf.forall
+// CHECK:         %[[FIRST:.+]] = tensor.extract_slice %[[W]][2, 0, 0] [1, 64, 16] [1, 1, 1] : tensor<3x64x32xf32> to tensor<64x16xf32>
+// CHECK:         linalg.matmul ins(%[[X]], %[[FIRST]] : tensor<8x64xf32>, tensor<64x16xf32>)
+// CHECK:         %[[SECOND:.+]] = tensor.extract_slice %[[W]][2, 0, 16] [1, 64, 10] [1, 1, 1] : tensor<3x64x32xf32> to tensor<64x10xf32>
+// CHECK:         linalg.matmul ins(%[[X]], %[[SECOND]] : tensor<8x64xf32>, tensor<64x10xf32>)
+// CHECK-LABEL: func.func @host_initializer
+// CHECK-SAME:    (%{{.+}}: tensor<64x90xf32> {dispatchlab.host_argument = 1 : i64}) -> tensor<3x64x32xf32>
+func.func private @host_dispatch_0(%x: tensor<8x64xf32>, %w: tensor<64x90xf32>) -> tensor<8x90xf32> attributes {dispatchlab.dispatch} {
+  %e = tensor.empty() : tensor<8x90xf32>
+  %full = tensor.extract_slice %w[0, 0] [64, 64] [1, 1] : tensor<64x90xf32> to tensor<64x64xf32>
+  %e64 = tensor.empty() : tensor<8x64xf32>
+  %r = scf.forall (%j) = (0) to (64) step (32) shared_outs(%o = %e64) -> (tensor<8x64xf32>) {
+    %panel = tensor.extract_slice %full[0, %j] [64, 32] [1, 1] : tensor<64x64xf32> to tensor<64x32xf32>
+    %acc = tensor.extract_slice %o[0, %j] [8, 32] [1, 1] : tensor<8x64xf32> to tensor<8x32xf32>
+    %m = linalg.matmul ins(%x, %panel : tensor<8x64xf32>, tensor<64x32xf32>) outs(%acc : tensor<8x32xf32>) -> tensor<8x32xf32>
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %m into %o[0, %j] [8, 32] [1, 1] : tensor<8x32xf32> into tensor<8x64xf32>
+    }
+  }
+  %head = tensor.insert_slice %r into %e[0, 0] [8, 64] [1, 1] : tensor<8x64xf32> into tensor<8x90xf32>
+  %rest = tensor.extract_slice %w[0, 64] [64, 26] [1, 1] : tensor<64x90xf32> to tensor<64x26xf32>
+  %rest16 = tensor.extract_slice %rest[0, 0] [64, 16] [1, 1] : tensor<64x26xf32> to tensor<64x16xf32>
+  %acc16 = tensor.extract_slice %head[0, 64] [8, 16] [1, 1] : tensor<8x90xf32> to tensor<8x16xf32>
+  %m16 = linalg.matmul ins(%x, %rest16 : tensor<8x64xf32>, tensor<64x16xf32>) outs(%acc16 : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %mid = tensor.insert_slice %m16 into %head[0, 64] [8, 16] [1, 1] : tensor<8x16xf32> into tensor<8x90xf32>
+  %rest10 = tensor.extract_slice %rest[0, 16] [64, 10] [1, 1] : tensor<64x26xf32> to tensor<64x10xf32>
+  %acc10 = tensor.extract_slice %mid[0, 80] [8, 10] [1, 1] : tensor<8x90xf32> to tensor<8x10xf32>
+  %m10 = linalg.matmul ins(%x, %rest10 : tensor<8x64xf32>, tensor<64x10xf32>) outs(%acc10 : tensor<8x10xf32>) -> tensor<8x10xf32>
+  %y = tensor.insert_slice %m10 into %mid[0, 80] [8, 10] [1, 1] : tensor<8x10xf32> into tensor<8x90xf32>
+  return %y : tensor<8x90xf32>
+}
+func.func @host(%x: tensor<8x64xf32>, %w: tensor<64x90xf32> {dispatchlab.parameter = "fc.weight"}) -> tensor<8x90xf32> {
+  %y = call @host_dispatch_0(%x, %w) : (tensor<8x64xf32>, tensor<64x90xf32>) -> tensor<8x90xf32>
+  return %y : tensor<8x90xf32>
+}
+
+// -----
+
 // A remainder wider than one panel (48 columns after two tiles of 32)
 // does not fit the layout: the weight is read as it is.
 // CHECK-LABEL: func.func private @host_dispatch_0
