@@ -112,11 +112,12 @@ void blockLoop(IRRewriter &rewriter, scf::ParallelOp loop, int64_t threads) {
                                        ValueRange{blocks}, ValueRange{one});
   rewriter.setInsertionPointToStart(outer.getBody());
   Value thread = outer.getInductionVars()[0];
-  auto blockLoop = scf::ForOp::create(rewriter, loc, zero, blocks, one);
-  rewriter.setInsertionPointToStart(blockLoop.getBody());
+  auto blockOrder = scf::ForOp::create(rewriter, loc, zero, blocks, one);
+  rewriter.setInsertionPointToStart(blockOrder.getBody());
   Value block = arith::RemUIOp::create(
       rewriter, loc,
-      arith::AddIOp::create(rewriter, loc, thread, blockLoop.getInductionVar()),
+      arith::AddIOp::create(rewriter, loc, thread,
+                            blockOrder.getInductionVar()),
       blocks);
   Value end = arith::MinSIOp::create(
       rewriter, loc,
