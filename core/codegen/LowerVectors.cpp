@@ -79,6 +79,13 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     // LLVMCPU vector-shape optimization flattens up to the native vector
     // width likewise).
     vector::populateFlattenVectorTransferPatterns(patterns, vectorWidth * 32);
+    // A read whose every use takes one element (an outer product's
+    // broadcast left-hand side) becomes one scalar load per element, which
+    // x86 folds into a broadcast from memory; LLVM otherwise loaded a
+    // 3-channel convolution's 8x3 input tile in pairs and broadcast them with
+    // shuffles, on the port its FMAs need.
+    vector::populateScalarVectorTransferLoweringPatterns(
+        patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
     // Transcendentals LLVM has no vector code for (it would call libm once
     // per lane) become polynomials in vector arithmetic, as IREE's CPU
     // backend does.

@@ -44,3 +44,21 @@ func.func @flatten_narrow_rows(%v: vector<16x3xf32>, %m: memref<16x3xf32>, %s: m
   vector.transfer_write %v, %s[%c0, %c0] {in_bounds = [true, true]} : vector<16x3xf32>, memref<16x3xf32, strided<[4, 1]>>
   return
 }
+
+// A read whose every use takes one element (an outer product's broadcast
+// left-hand side: a 3-channel strided convolution's 8 pixels x 3 channels)
+// becomes one scalar load per element, not a vector<8x3> read taken apart.
+// W16-LABEL: func.func @broadcast_operand_from_scalar_loads
+// W16-COUNT-24: memref.load %{{.+}} : memref<8x3xf32, strided<[6, 1]>>
+// W16-NOT:     vector.transfer_read
+// W16:         return
+#bm = affine_map<(m, n, k) -> (m, k)>
+#bk = affine_map<(m, n, k) -> (k, n)>
+#bn = affine_map<(m, n, k) -> (m, n)>
+func.func @broadcast_operand_from_scalar_loads(%a: memref<8x3xf32, strided<[6, 1]>>, %b: vector<3x32xf32>, %c: vector<8x32xf32>) -> vector<8x32xf32> {
+  %c0 = arith.constant 0 : index
+  %p = ub.poison : f32
+  %lhs = vector.transfer_read %a[%c0, %c0], %p {in_bounds = [true, true]} : memref<8x3xf32, strided<[6, 1]>>, vector<8x3xf32>
+  %r = vector.contract {indexing_maps = [#bm, #bk, #bn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %b, %c : vector<8x3xf32>, vector<3x32xf32> into vector<8x32xf32>
+  return %r : vector<8x32xf32>
+}
