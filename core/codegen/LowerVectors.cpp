@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -52,10 +53,53 @@ struct ExtendContractionInputs : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
+/// `1 / (1 + exp(z))` over f32 vectors (a sigmoid's, as SiLU and
+/// squeeze-excite gates compute it) may take the target's reciprocal estimate
+/// and a Newton step instead of a division, which x86 issues once every 5-10
+/// cycles: the denominator is at least 1, and clamped to the largest finite
+/// float it is never infinite, so LLVM's `arcp ninf` division (rcp14ps and
+/// one refinement step on x86, as -mrecip=vec-divf) stays within an ulp or
+/// two. Runs before exp becomes a polynomial, while the shape is visible.
+struct EstimateLogisticReciprocal : OpRewritePattern<arith::DivFOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(arith::DivFOp op,
+                                PatternRewriter &rewriter) const override {
+    constexpr auto kEstimate =
+        arith::FastMathFlags::arcp | arith::FastMathFlags::ninf;
+    auto type = dyn_cast<VectorType>(op.getType());
+    if (!type || !type.getElementType().isF32() ||
+        arith::bitEnumContainsAll(op.getFastmath(), kEstimate) ||
+        !matchPattern(op.getLhs(), m_OneFloat()))
+      return failure();
+    auto sum = op.getRhs().getDefiningOp<arith::AddFOp>();
+    if (!sum)
+      return failure();
+    Value exp = matchPattern(sum.getRhs(), m_OneFloat())   ? sum.getLhs()
+                : matchPattern(sum.getLhs(), m_OneFloat()) ? sum.getRhs()
+                                                           : Value();
+    if (!exp || !exp.getDefiningOp<math::ExpOp>())
+      return failure();
+    Value largest = arith::ConstantOp::create(
+        rewriter, op.getLoc(),
+        DenseElementsAttr::get(type,
+                               APFloat::getLargest(APFloat::IEEEsingle())));
+    Value finite =
+        arith::MinimumFOp::create(rewriter, op.getLoc(), sum, largest);
+    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, op.getLhs(), finite,
+                                               kEstimate);
+    return success();
+  }
+};
+
 struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    RewritePatternSet logistic(&getContext());
+    logistic.add<EstimateLogisticReciprocal>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(logistic))))
+      return signalPassFailure();
     RewritePatternSet patterns(&getContext());
     patterns.add<ExtendContractionInputs>(&getContext(), /*benefit=*/2);
     vector::populateVectorToVectorCanonicalizationPatterns(patterns);
@@ -83,7 +127,8 @@ struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
     // broadcast left-hand side) becomes one scalar load per element, which
     // x86 folds into a broadcast from memory; LLVM otherwise loaded a
     // 3-channel convolution's 8x3 input tile in pairs and broadcast them with
-    // shuffles, on the port its FMAs need.
+    // shuffles, on the port its FMAs need. IREE's LLVMCPU vector lowering
+    // adds these patterns likewise.
     vector::populateScalarVectorTransferLoweringPatterns(
         patterns, /*benefit=*/1, /*allowMultipleUses=*/true);
     // Transcendentals LLVM has no vector code for (it would call libm once

@@ -685,8 +685,12 @@ def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
     inserts, transfer permutation maps to minor-identity transfers plus
     broadcasts/transposes, transfers of rows no wider than a vector
     register over contiguous memory to one 1-D transfer, and erf, tanh, exp
-    and log (f32) to polynomial approximations in vector arithmetic. convert-vector-to-scf then unrolls the n-D
-    transfers to 1-D ones.
+    and log (f32) to polynomial approximations in vector arithmetic. Reads
+    whose every use takes one element become scalar loads (x86 folds them
+    into broadcasts from memory), and a sigmoid's 1 / (1 + exp) over f32
+    vectors divides with arcp/ninf (a reciprocal estimate and a Newton
+    step). convert-vector-to-scf then unrolls the n-D transfers to 1-D
+    ones.
   }];
   let options = [
     Option<"vectorWidth", "vector-width", "int64_t", "16",

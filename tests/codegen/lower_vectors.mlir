@@ -62,3 +62,27 @@ func.func @broadcast_operand_from_scalar_loads(%a: memref<8x3xf32, strided<[6, 1
   %r = vector.contract {indexing_maps = [#bm, #bk, #bn], iterator_types = ["parallel", "parallel", "reduction"], kind = #vector.kind<add>} %lhs, %b, %c : vector<8x3xf32>, vector<3x32xf32> into vector<8x32xf32>
   return %r : vector<8x32xf32>
 }
+
+// A sigmoid's reciprocal of 1 + exp over f32 vectors takes the target's
+// reciprocal estimate (arcp, ninf) of its sum clamped to the largest finite
+// float; a reciprocal of anything else stays an exact division.
+// W16-LABEL: func.func @logistic_reciprocal_estimate
+// W16:         %[[FINITE:.+]] = arith.minimumf %{{.+}}, %{{.+}} : vector<16xf32>
+// W16:         arith.divf %{{.+}}, %[[FINITE]] fastmath<ninf,arcp> : vector<16xf32>
+// W16-LABEL: func.func @other_reciprocal_exact
+// W16-NOT:     fastmath
+// W16-NOT:     arith.minimumf
+// W16:         return
+func.func @logistic_reciprocal_estimate(%z: vector<16xf32>) -> vector<16xf32> {
+  %one = arith.constant dense<1.000000e+00> : vector<16xf32>
+  %e = math.exp %z : vector<16xf32>
+  %sum = arith.addf %e, %one : vector<16xf32>
+  %r = arith.divf %one, %sum : vector<16xf32>
+  return %r : vector<16xf32>
+}
+func.func @other_reciprocal_exact(%z: vector<16xf32>) -> vector<16xf32> {
+  %one = arith.constant dense<1.000000e+00> : vector<16xf32>
+  %sum = arith.addf %z, %one : vector<16xf32>
+  %r = arith.divf %one, %sum : vector<16xf32>
+  return %r : vector<16xf32>
+}
