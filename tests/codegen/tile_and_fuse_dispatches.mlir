@@ -644,24 +644,24 @@ func.func @centred_variance_dispatch(%x: tensor<1x64x64xf32>, %mean: tensor<1x64
 // A global pool over channels-last pixels, its bias fused and returned too
 // (EfficientNet's squeeze): the reduced dim is not the one read innermost,
 // so a tile takes 8 pixels and every channel (up to 512), and its loops
-// step through the rows in memory order, 32 channels at a time, adding
-// each 8x32 slab into the tile's sums; no partial result to reduce across,
+// step through the rows in memory order, 16 channels (one vector) at a time, adding
+// each 8x16 slab into the tile's sums; no partial result to reduce across,
 // no transposes.
 // CHECK-LABEL: func.func @column_sum_dispatch
 // CHECK:         scf.forall (%[[I:.+]]) = (0) to (16) step (8)
 // CHECK:           %[[INIT:.+]] = linalg.fill {{.+}} -> tensor<8x64xf32>
 // CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c1 iter_args(%[[SUMS:.+]] = %[[INIT]], %{{.+}} = %{{.+}}) -> (tensor<8x64xf32>, tensor<16x8x64xf32>)
-// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c32 iter_args(%[[SUM:.+]] = %[[SUMS]], %{{.+}} = %{{.+}}) -> (tensor<8x64xf32>, tensor<16x8x64xf32>)
-// CHECK:               %[[SLAB:.+]] = tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 32]
-// CHECK:               %[[BIASED:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %[[SLAB]] : tensor<32xf32>, tensor<1x8x32xf32>)
-// CHECK:               %[[PART:.+]] = tensor.extract_slice %[[SUM]][0, %[[COL]]] [8, 32]
-// CHECK:               linalg.generic {{.+}} ins(%[[BIASED]] : tensor<1x8x32xf32>) outs(%[[PART]] : tensor<8x32xf32>)
+// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c16 iter_args(%[[SUM:.+]] = %[[SUMS]], %{{.+}} = %{{.+}}) -> (tensor<8x64xf32>, tensor<16x8x64xf32>)
+// CHECK:               %[[SLAB:.+]] = tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 16]
+// CHECK:               %[[BIASED:.+]] = linalg.generic {{.+}} ins(%{{.+}}, %[[SLAB]] : tensor<16xf32>, tensor<1x8x16xf32>)
+// CHECK:               %[[PART:.+]] = tensor.extract_slice %[[SUM]][0, %[[COL]]] [8, 16]
+// CHECK:               linalg.generic {{.+}} ins(%[[BIASED]] : tensor<1x8x16xf32>) outs(%[[PART]] : tensor<8x16xf32>)
 // CHECK-NOT:     linalg.reduce
 // VEC-LABEL:   func.func @column_sum_dispatch
 // VEC:           scf.for
 // VEC:             scf.for
-// VEC:               %[[B:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<8x32xf32>
-// VEC:               arith.addf %[[B]], %{{.+}} : vector<8x32xf32>
+// VEC:               %[[B:.+]] = arith.addf %{{.+}}, %{{.+}} : vector<8x16xf32>
+// VEC:               arith.addf %[[B]], %{{.+}} : vector<8x16xf32>
 // VEC-NOT:       vector.transpose
 // VEC-NOT:       vector.multi_reduction
 // VEC:           return
@@ -695,8 +695,8 @@ func.func @column_sum_dispatch(%x: tensor<16x16x64xf32>, %b: tensor<64xf32>) -> 
 // CHECK-LABEL: func.func @column_sum_alone
 // CHECK:         scf.forall (%{{.+}}) = (0) to (16) step (8)
 // CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c1
-// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c32
-// CHECK:               tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 32]
+// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c16
+// CHECK:               tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 16]
 #ca_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
 #ca_out = affine_map<(d0, d1, d2) -> (d0, d1)>
 func.func @column_sum_alone(%x: tensor<16x16x64xf32>) -> tensor<16x64xf32> attributes {dispatchlab.dispatch} {
@@ -1070,11 +1070,11 @@ func.func @permute_fused_result(%a: tensor<3x8xf32>, %b: tensor<8x64xf32>) -> te
 // CHECK-LABEL: func.func @column_product_dispatch
 // CHECK:         scf.forall (%{{.+}}) = (0) to (16) step (8)
 // CHECK:           scf.for %[[ROW:.+]] = %{{.+}} to %c16 step %c1
-// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c32
-// CHECK:               %[[SLAB:.+]] = tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 32]
-// CHECK:               %[[SIG:.+]] = linalg.generic {{.+}} ins(%[[SLAB]] : tensor<1x8x32xf32>)
+// CHECK:             scf.for %[[COL:.+]] = %{{.+}} to %c64 step %c16
+// CHECK:               %[[SLAB:.+]] = tensor.extract_slice %{{.+}}[%[[ROW]], 0, %[[COL]]] [1, 8, 16]
+// CHECK:               %[[SIG:.+]] = linalg.generic {{.+}} ins(%[[SLAB]] : tensor<1x8x16xf32>)
 // CHECK:                 math.exp
-// CHECK:               linalg.generic {{.+}} ins(%{{.+}}, %[[SIG]] : tensor<1x8x32xf32>, tensor<1x8x32xf32>) outs(%{{.+}} : tensor<8x32xf32>)
+// CHECK:               linalg.generic {{.+}} ins(%{{.+}}, %[[SIG]] : tensor<1x8x16xf32>, tensor<1x8x16xf32>) outs(%{{.+}} : tensor<8x16xf32>)
 #cq_id = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 #cq_in = affine_map<(d0, d1, d2) -> (d2, d0, d1)>
 #cq_out = affine_map<(d0, d1, d2) -> (d0, d1)>
