@@ -24,8 +24,10 @@ For every zoo model (experiments/models/zoo.json, --models to choose):
      checks its own against the no-fusion loops reference as always.
   4. With --profile-ops, one more pass at the first thread count with both
      profilers on (ORT's per node, dispatchlab's --profile-dispatches): a
-     table of each runtime's time by op type and by dispatch class
-     (scripts/op_profile.py). Not timed rounds: profiling slows the calls.
+     table of each runtime's time by op type and by dispatch class, and
+     ORT's Conv and matmul nodes paired with our dispatches by FLOPs in call
+     order, the largest gaps listed (scripts/op_profile.py). Not timed
+     rounds: profiling slows the calls.
 
 Speed is ORT's time over dispatchlab's (above 1: dispatchlab is faster),
 the geometric mean of the per-round ratios. Prints markdown; --out FILE also
@@ -45,6 +47,7 @@ from dataclasses import dataclass, field
 from typing import Dict, List, Optional, Sequence
 
 import op_profile
+import roofline
 from bench_common import PinnedRunner, load_average, read_cpu
 
 import numpy as np
@@ -178,15 +181,20 @@ class Bench(PinnedRunner):
         return data
 
     def profile(self, model: dict, threads: int) -> Optional[tuple]:
-        """(ORT ms by op type, dispatchlab ms by class) from one profiled
-        pass of each, or None after recording a failure."""
+        """(ORT ms by op type, dispatchlab ms by class, ORT's nodes paired
+        with our dispatches) from one profiled pass of each, or None after
+        recording a failure."""
         prefix = os.path.join(model["work"], f"ort_profile_T{threads}")
         ours = self.run_dispatchlab(model, threads, ["--profile-dispatches"])
         if ours is None or self.run_ort(model, threads, [prefix]) is None:
             return None
+        calls = self.args.repetitions
         try:
-            return (op_profile.ort_op_times(prefix, self.args.repetitions),
-                    op_profile.dispatchlab_class_times(ours))
+            return (op_profile.ort_op_times(prefix, calls),
+                    op_profile.dispatchlab_class_times(ours),
+                    op_profile.paired_nodes(
+                        op_profile.ort_node_times(prefix, calls),
+                        roofline.dispatches_of(ours)))
         except (OSError, ValueError, RuntimeError) as error:
             self.failures.append(f"{model['name']}: profiles: {error}")
             return None
@@ -378,7 +386,10 @@ def main() -> None:
     if args.profile_ops:
         profiles = [(m["name"],) + p for m in models
                     if (p := bench.profile(m, threads[0])) is not None]
-        body += "\n" + op_profile.section(profiles, threads[0])
+        body += "\n" + op_profile.section([p[:3] for p in profiles],
+                                          threads[0])
+        body += "\n" + op_profile.gaps_section(
+            [(p[0], p[3]) for p in profiles], threads[0])
     if bench.failures:
         body += "\nFailures:\n\n" + "".join(f"- {f}\n" for f in
                                             bench.failures)
