@@ -140,10 +140,9 @@ def gaps_section(rows: List[Tuple[str, List[Tuple[dict, dict]]]],
         total = (f"{len(pairs)} ({sum(n['ms'] for n, _ in pairs):.3g} / "
                  f"{sum(d['ms'] for _, d in pairs):.3g})")
         worst = sorted(pairs, key=lambda p: p[0]["ms"] - p[1]["ms"])[:top]
-        for node, ours in worst:
-            lines.append(f"| {name} | {total} | {node['node']} | "
-                         f"{node['op']} | {node['flops'] / 1e6:.1f} | "
-                         f"{node['ms']:.3g} | {ours['name']} | "
-                         f"{ours['ms']:.3g} |")
-            name = total = ""
+        for rank, (node, ours) in enumerate(worst):
+            lead = f"| {name} | {total} |" if rank == 0 else "|  |  |"
+            lines.append(f"{lead} {node['node']} | {node['op']} | "
+                         f"{node['flops'] / 1e6:.1f} | {node['ms']:.3g} | "
+                         f"{ours['name']} | {ours['ms']:.3g} |")
     return "\n".join(lines) + "\n"
