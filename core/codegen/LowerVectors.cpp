@@ -1,5 +1,6 @@
 //===- LowerVectors.cpp - n-D vector ops to LLVM-ready ones ---------------===//
 
+#include "core/codegen/LogisticExpansion.h"
 #include "core/codegen/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -7,7 +8,6 @@
 #include "mlir/Dialect/Math/Transforms/Passes.h"
 #include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
 #include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
@@ -53,51 +53,13 @@ struct ExtendContractionInputs : OpRewritePattern<vector::ContractionOp> {
   }
 };
 
-/// `1 / (1 + exp(z))` over f32 vectors (a sigmoid's, as SiLU and
-/// squeeze-excite gates compute it) may take the target's reciprocal estimate
-/// and a Newton step instead of a division, which x86 issues once every 5-10
-/// cycles: the denominator is at least 1, and clamped to the largest finite
-/// float it is never infinite, so LLVM's `arcp ninf` division (rcp14ps and
-/// one refinement step on x86, as -mrecip=vec-divf) stays within an ulp or
-/// two. Runs before exp becomes a polynomial, while the shape is visible.
-struct EstimateLogisticReciprocal : OpRewritePattern<arith::DivFOp> {
-  using OpRewritePattern::OpRewritePattern;
-
-  LogicalResult matchAndRewrite(arith::DivFOp op,
-                                PatternRewriter &rewriter) const override {
-    constexpr auto kEstimate =
-        arith::FastMathFlags::arcp | arith::FastMathFlags::ninf;
-    auto type = dyn_cast<VectorType>(op.getType());
-    if (!type || !type.getElementType().isF32() ||
-        arith::bitEnumContainsAll(op.getFastmath(), kEstimate) ||
-        !matchPattern(op.getLhs(), m_OneFloat()))
-      return failure();
-    auto sum = op.getRhs().getDefiningOp<arith::AddFOp>();
-    if (!sum)
-      return failure();
-    Value exp = matchPattern(sum.getRhs(), m_OneFloat())   ? sum.getLhs()
-                : matchPattern(sum.getLhs(), m_OneFloat()) ? sum.getRhs()
-                                                           : Value();
-    if (!exp || !exp.getDefiningOp<math::ExpOp>())
-      return failure();
-    Value largest = arith::ConstantOp::create(
-        rewriter, op.getLoc(),
-        DenseElementsAttr::get(type,
-                               APFloat::getLargest(APFloat::IEEEsingle())));
-    Value finite =
-        arith::MinimumFOp::create(rewriter, op.getLoc(), sum, largest);
-    rewriter.replaceOpWithNewOp<arith::DivFOp>(op, op.getLhs(), finite,
-                                               kEstimate);
-    return success();
-  }
-};
-
 struct LowerVectorsPass : impl::LowerVectorsPassBase<LowerVectorsPass> {
   using Base::Base;
 
   void runOnOperation() override {
+    // Before exp becomes a polynomial, while a sigmoid's shape is visible.
     RewritePatternSet logistic(&getContext());
-    logistic.add<EstimateLogisticReciprocal>(&getContext());
+    populateLogisticExpansionPatterns(logistic);
     if (failed(applyPatternsGreedily(getOperation(), std::move(logistic))))
       return signalPassFailure();
     RewritePatternSet patterns(&getContext());

@@ -688,8 +688,8 @@ def LowerVectorsPass : Pass<"dispatchlab-lower-vectors", "mlir::func::FuncOp"> {
     and log (f32) to polynomial approximations in vector arithmetic. Reads
     whose every use takes one element become scalar loads (x86 folds them
     into broadcasts from memory), and a sigmoid's 1 / (1 + exp) over f32
-    vectors divides with arcp/ninf (a reciprocal estimate and a Newton
-    step). convert-vector-to-scf then unrolls the n-D transfers to 1-D
+    vectors becomes an exponential of -|z|, a reciprocal estimate and a
+    reflection (LogisticExpansion.h). convert-vector-to-scf then unrolls the n-D transfers to 1-D
     ones.
   }];
   let options = [

@@ -63,17 +63,39 @@ func.func @broadcast_operand_from_scalar_loads(%a: memref<8x3xf32, strided<[6, 1
   return %r : vector<8x32xf32>
 }
 
-// A sigmoid's reciprocal of 1 + exp over f32 vectors takes the target's
-// reciprocal estimate (arcp, ninf) of its sum clamped to the largest finite
-// float; a reciprocal of anything else stays an exact division.
-// W16-LABEL: func.func @logistic_reciprocal_estimate
-// W16:         %[[FINITE:.+]] = arith.minimumf %{{.+}}, %{{.+}} : vector<16xf32>
-// W16:         arith.divf %{{.+}}, %[[FINITE]] fastmath<ninf,arcp> : vector<16xf32>
+// A sigmoid, 1 / (1 + exp(z)) over f32 vectors, becomes e = exp(-|z|) with
+// -|z| clamped below at ln(2^-126), rounded and rebuilt as 2^n from one biased
+// FMA and a shift, f = e / (1 + e) by the reciprocal estimate (arcp, ninf;
+// contract for its Newton step), and 1 - f where z < 0; no exp is left for
+// the polynomial patterns. A reciprocal of anything else stays an exact
+// division.
+// W16-LABEL: func.func @logistic_expansion
+// W16-DAG:     %[[CUTOFF:.+]] = arith.constant dense<-87.3365402> : vector<16xf32>
+// W16-DAG:     %[[BIAS:.+]] = arith.constant dense<0x4B40007F> : vector<16xf32>
+// W16-DAG:     %[[ONE:.+]] = arith.constant dense<1.000000e+00> : vector<16xf32>
+// W16:         %[[ABS:.+]] = math.absf %[[Z:.+]] : vector<16xf32>
+// W16:         %[[NEG:.+]] = arith.negf %[[ABS]]
+// W16:         %[[LOW:.+]] = arith.cmpf olt, %[[NEG]], %[[CUTOFF]]
+// W16:         %[[A:.+]] = arith.select %[[LOW]], %[[CUTOFF]], %[[NEG]]
+// W16:         %[[BIASED:.+]] = math.fma %[[A]], %{{.+}}, %[[BIAS]]
+// W16:         %[[BITS:.+]] = arith.bitcast %[[BIASED]] : vector<16xf32> to vector<16xi32>
+// W16:         %[[SHIFTED:.+]] = arith.shli %[[BITS]]
+// W16:         %[[SCALE:.+]] = arith.bitcast %[[SHIFTED]] : vector<16xi32> to vector<16xf32>
+// W16:         %[[N:.+]] = arith.subf %[[BIASED]], %[[BIAS]]
+// W16-COUNT-7: math.fma
+// W16:         %[[E:.+]] = math.fma %{{.+}}, %{{.+}}, %[[SCALE]]
+// W16:         %[[SUM:.+]] = arith.addf %[[E]], %[[ONE]]
+// W16:         %[[F:.+]] = arith.divf %[[E]], %[[SUM]] fastmath<ninf,arcp,contract>
+// W16:         %[[SIGN:.+]] = arith.cmpf olt, %[[Z]], %{{.+}}
+// W16:         %[[REFLECTED:.+]] = arith.subf %[[ONE]], %[[F]]
+// W16:         %[[R:.+]] = arith.select %[[SIGN]], %[[REFLECTED]], %[[F]]
+// W16-NOT:     math.exp
+// W16:         return %[[R]]
 // W16-LABEL: func.func @other_reciprocal_exact
 // W16-NOT:     fastmath
-// W16-NOT:     arith.minimumf
+// W16-NOT:     arith.select
 // W16:         return
-func.func @logistic_reciprocal_estimate(%z: vector<16xf32>) -> vector<16xf32> {
+func.func @logistic_expansion(%z: vector<16xf32>) -> vector<16xf32> {
   %one = arith.constant dense<1.000000e+00> : vector<16xf32>
   %e = math.exp %z : vector<16xf32>
   %sum = arith.addf %e, %one : vector<16xf32>

@@ -1,8 +1,8 @@
 // SiLU over inputs scaled to +-200, where exp(-x) overflows to infinity
-// for x below about -88: the vectorized sigmoid's reciprocal estimate
-// (dispatchlab-lower-vectors) clamps its denominator to the largest finite
-// float, so those elements come out as the reference's exact division gives
-// them (x * 0), not NaN.
+// for x below about -88: the vectorized sigmoid (dispatchlab-lower-vectors'
+// logistic expansion) takes exp(-|x|) clamped at ln(2^-126) instead, so
+// those elements come out as the reference's exact division gives them, x
+// times a sigmoid within 1.2e-38 of 0 or 1, neither NaN nor infinite.
 
 // RUN: dispatchlab run %s --repetitions 1 --emit=json | FileCheck %s
 
