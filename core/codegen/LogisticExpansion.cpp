@@ -16,6 +16,7 @@
 #include "core/codegen/LogisticExpansion.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/ImplicitLocOpBuilder.h"
 #include "mlir/IR/Matchers.h"
@@ -43,8 +44,7 @@ constexpr float kExpCoefficients[] = {1.3843654e-3f, 8.3741555e-3f,
                                       4.9999994e-1f, 1.0f};
 
 Value splat(ImplicitLocOpBuilder &b, VectorType type, float value) {
-  return arith::ConstantOp::create(
-      b, DenseElementsAttr::get(type, APFloat(value)));
+  return createScalarOrSplatConstant(b, b.getLoc(), type, APFloat(value));
 }
 
 /// e^a for a vector of a <= 0 (NaN passes through).
@@ -57,8 +57,7 @@ Value expOfNonPositive(ImplicitLocOpBuilder &b, Value a) {
   Value biased = math::FmaOp::create(b, a, splat(b, type, kLog2e), bias);
   auto intType = type.clone(b.getI32Type());
   Value bits = arith::BitcastOp::create(b, intType, biased);
-  Value shift = arith::ConstantOp::create(
-      b, DenseElementsAttr::get(intType, APInt(32, 23)));
+  Value shift = createScalarOrSplatConstant(b, b.getLoc(), intType, 23);
   Value scale = arith::BitcastOp::create(
       b, type, arith::ShLIOp::create(b, bits, shift));
   Value n = arith::SubFOp::create(b, biased, bias);
